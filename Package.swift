@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One target per job; see DESIGN.md in the README for the pipeline.
+let package = Package(
+    name: "Bluetape",
+    products: [
+        .executable(name: "bluetape", targets: ["bluetape"]),
+        .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
+    ],
+    targets: [
+        .target(name: "ByteReading"),
+        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .target(name: "CaptureFiles", dependencies: ["ByteReading", "CPcap"]),
+        .target(name: "JSON"),
+        .target(name: "BluetapeCLI", dependencies: ["CaptureFiles", "JSON"]),
+        .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
+
+        .target(name: "TestSupport", dependencies: ["CaptureFiles"], path: "Tests/TestSupport"),
+        .testTarget(name: "ByteReadingTests", dependencies: ["ByteReading"]),
+        .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
+        .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,23 @@
+/// Exit codes, the same for every command.
+public enum ExitCode: Int32, Sendable {
+    /// Success; for `diff` and `check`: no differences, no violations.
+    case success = 0
+    /// Differences found, or validation failed.
+    case differences = 1
+    /// The command line is wrong.
+    case usage = 2
+    /// An input file is unreadable, invalid or damaged (whatever was readable is still output).
+    case badInput = 3
+}
+
+/// A wrong command line: printed with the command's usage line, exit code 2.
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// An input that cannot be used: printed as is, exit code 3.
+struct InputError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

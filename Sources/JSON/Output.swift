@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command writes: a file descriptor with a buffer, or memory (for in-process tests).
+public final class Output: @unchecked Sendable {
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var pending: [UInt8] = []
+    private var captured: [UInt8] = []
+    public let isTerminal: Bool
+    /// Set when a write failed (a closed pipe, a full disk); later writes are dropped.
+    public private(set) var failure: String?
+
+    public static let standardOutput = Output(fd: 1)
+    public static let standardError = Output(fd: 2)
+
+    public init(fd: Int32, ownsDescriptor: Bool = false) {
+        self.fd = fd
+        self.ownsDescriptor = ownsDescriptor
+        isTerminal = isatty(fd) == 1
+        pending.reserveCapacity(1 << 16)
+    }
+
+    /// An output that keeps what is written; read it back with `text`.
+    public init() {
+        fd = -1
+        ownsDescriptor = false
+        isTerminal = false
+    }
+
+    deinit {
+        flush()
+        if ownsDescriptor { close(fd) }
+    }
+
+    public func write(_ text: String) {
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        pending.append(contentsOf: bytes)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    /// Moves the writer's bytes out when they pass `threshold` (keeps its capacity).
+    public func drain(_ writer: inout JSONWriter, threshold: Int = 1 << 16) {
+        guard writer.bytes.count >= threshold else { return }
+        write(writer.bytes)
+        writer.bytes.removeAll(keepingCapacity: true)
+    }
+
+    public func line(_ text: String) { write(text + "\n") }
+
+    public func flush() {
+        guard !pending.isEmpty else { return }
+        defer { pending.removeAll(keepingCapacity: true) }
+        if fd < 0 {
+            captured.append(contentsOf: pending)
+            return
+        }
+        guard failure == nil else { return }
+        pending.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                done += n
+            }
+        }
+    }
+
+    /// Everything written, for outputs created with `init()`.
+    public var text: String {
+        flush()
+        return String(decoding: captured, as: UTF8.self)
+    }
+}
+
+@inline(__always)
+func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(fd, buffer, count)
+    #else
+    return Darwin.write(fd, buffer, count)
+    #endif
+}
