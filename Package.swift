@@ -7,12 +7,15 @@ let package = Package(
     products: [
         .executable(name: "bluetape", targets: ["bluetape"]),
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
+        .library(name: "PayloadDecoders", targets: ["PayloadDecoders"]),
     ],
     targets: [
         .target(name: "ByteReading"),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         .target(name: "CaptureFiles", dependencies: ["ByteReading", "CPcap"]),
         .target(name: "JSON"),
+        .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
+        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
         .target(name: "BluetapeCLI", dependencies: ["CaptureFiles", "JSON"]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -20,6 +23,7 @@ let package = Package(
         .testTarget(name: "ByteReadingTests", dependencies: ["ByteReading"]),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
+        .testTarget(name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,110 @@
+import ByteReading
+
+/// A Bluetooth UUID: 16-, 32- or 128-bit, compared as the 128-bit value it stands for.
+///
+/// It prints the way Bluetape writes UUIDs everywhere: SIG UUIDs built on the Bluetooth base UUID as
+/// four (or eight) lower-case hex digits ("2a37"), any other as the canonical 36-character form.
+public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The 128-bit value, most significant half first.
+    public var high: UInt64
+    public var low: UInt64
+
+    /// 0000xxxx-0000-1000-8000-00805F9B34FB
+    public static let baseHigh: UInt64 = 0x0000_0000_0000_1000
+    public static let baseLow: UInt64 = 0x8000_0080_5F9B_34FB
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// A 16- or 32-bit SIG UUID.
+    public init(_ short: UInt32) {
+        high = UInt64(short) << 32 | Self.baseHigh
+        low = Self.baseLow
+    }
+
+    /// The short form, when this UUID is built on the Bluetooth base UUID.
+    public var shortValue: UInt32? {
+        guard low == Self.baseLow, high & 0xFFFF_FFFF == Self.baseHigh else { return nil }
+        return UInt32(high >> 32)
+    }
+
+    /// Reads a UUID of `size` bytes (2, 4 or 16) in wire (little-endian) order.
+    public init(reading reader: inout ByteReader, size: Int, _ field: @autoclosure () -> String = "uuid")
+        throws(DecodeError)
+    {
+        switch size {
+        case 2: self.init(UInt32(try reader.u16le(field())))
+        case 4: self.init(try reader.u32le(field()))
+        case 16:
+            let low = try reader.u64le(field())
+            let high = try reader.u64le(field())
+            self.init(high: high, low: low)
+        default:
+            throw DecodeError(.badLength(declared: size, available: reader.remaining), at: reader.offset, field: field())
+        }
+    }
+
+    /// Wire bytes in the given size (2, 4 or 16), little-endian. Nil when a short size cannot hold it.
+    public func wireBytes(size: Int = 0) -> [UInt8] {
+        let size = size == 0 ? (shortValue.map { $0 <= 0xFFFF ? 2 : 4 } ?? 16) : size
+        if size == 16 {
+            return (0..<8).map { UInt8(truncatingIfNeeded: low >> (8 * UInt64($0))) }
+                + (0..<8).map { UInt8(truncatingIfNeeded: high >> (8 * UInt64($0))) }
+        }
+        let short = shortValue ?? 0
+        return (0..<size).map { UInt8(truncatingIfNeeded: short >> (8 * UInt32($0))) }
+    }
+
+    /// Parses "2a37", "0x2A37", "00002a37-0000-1000-8000-00805f9b34fb" or 32 hex digits.
+    public init?(_ text: some StringProtocol) {
+        var digits = String(text).lowercased()
+        if digits.hasPrefix("0x") { digits.removeFirst(2) }
+        let hex = digits.filter { $0 != "-" }
+        guard hex.allSatisfy(\.isHexDigit) else { return nil }
+        switch hex.count {
+        case 4, 8:
+            guard digits.count == hex.count, let value = UInt32(hex, radix: 16) else { return nil }
+            self.init(value)
+        case 32:
+            if digits.count == 36 {
+                let dashes = digits.enumerated().filter { $0.element == "-" }.map(\.offset)
+                guard dashes == [8, 13, 18, 23] else { return nil }
+            } else if digits.count != 32 {
+                return nil
+            }
+            guard let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16) else {
+                return nil
+            }
+            self.init(high: high, low: low)
+        default:
+            return nil
+        }
+    }
+
+    public var description: String {
+        if let short = shortValue {
+            return short <= 0xFFFF ? hexDigits(UInt64(short), 4) : hexDigits(UInt64(short), 8)
+        }
+        let h = hexDigits(high, 16)
+        let l = hexDigits(low, 16)
+        return "\(h.prefix(8))-\(h.dropFirst(8).prefix(4))-\(h.suffix(4))-\(l.prefix(4))-\(l.suffix(12))"
+    }
+
+    private func hexDigits(_ value: UInt64, _ count: Int) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, count - text.count)) + text
+    }
+
+    public static func < (a: BluetoothUUID, b: BluetoothUUID) -> Bool { (a.high, a.low) < (b.high, b.low) }
+}
+
+extension BluetoothUUID {
+    // GATT declarations and descriptors used by discovery.
+    public static let primaryService = BluetoothUUID(0x2800)
+    public static let secondaryService = BluetoothUUID(0x2801)
+    public static let include = BluetoothUUID(0x2802)
+    public static let characteristic = BluetoothUUID(0x2803)
+    public static let clientCharacteristicConfiguration = BluetoothUUID(0x2902)
+}

@@ -1,0 +1,161 @@
+import BluetoothPackets
+import ByteReading
+
+// The decoder contract: a decoder is a pure function from one payload's bytes (with what matched
+// them) to named, typed fields, or to an error located in the bytes. No state, no clock, no
+// Foundation, so an iOS app can decode live CoreBluetooth values with exactly this code.
+
+/// A decoded value.
+public enum FieldValue: Sendable, Hashable {
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case bool(Bool)
+    case list([FieldValue])
+    /// A value the format marks as absent or unknown (a sentinel such as 0x8000): written as null.
+    case null
+}
+
+extension FieldValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
+    ExpressibleByBooleanLiteral
+{
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+/// One named value. Names are snake_case and end in their unit where they have one
+/// (`temperature_c`, `humidity_pct`, `pressure_hpa`, `voltage_v`, `current_ma`, `power_mw`).
+public struct Field: Sendable, Hashable {
+    public var name: String
+    public var value: FieldValue
+    public init(_ name: String, _ value: FieldValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Fields in the order the decoder produced them.
+public struct Fields: Sendable, Hashable, ExpressibleByArrayLiteral {
+    public var entries: [Field]
+
+    public init(_ entries: [Field] = []) { self.entries = entries }
+    public init(arrayLiteral elements: Field...) { entries = elements }
+
+    public mutating func append(_ name: String, _ value: FieldValue) { entries.append(Field(name, value)) }
+
+    public subscript(name: String) -> FieldValue? {
+        entries.first { $0.name == name }?.value
+    }
+
+    public var names: [String] { entries.map(\.name) }
+}
+
+/// What one decode produced: fields, or an error that says which field failed at which byte.
+public enum DecodeOutcome: Sendable, Hashable {
+    case fields(Fields)
+    case error(DecodeError)
+}
+
+/// The operation that carried a characteristic value.
+public enum ValueOperation: String, Sendable, Hashable {
+    /// Handle Value Notification (or one value of a Multiple Handle Value Notification).
+    case notify
+    /// Handle Value Indication.
+    case indicate
+    /// Read Response (or a reassembled long read).
+    case read
+    /// Write Request, Write Command, Signed Write or a reassembled prepared write: client to server.
+    case write
+
+    /// True when the value travels from the GATT server to the client.
+    public var fromServer: Bool { self != .write }
+}
+
+/// Where a payload came from.
+public enum PayloadSource: Sendable, Hashable {
+    /// Manufacturer-specific advertising data; the bytes start after the company identifier.
+    case manufacturerData(company: UInt16)
+    /// Service data in advertising; the bytes start after the service UUID.
+    case serviceData(uuid: BluetoothUUID)
+    /// A characteristic value carried by an ATT operation.
+    case attribute(uuid: BluetoothUUID, operation: ValueOperation)
+}
+
+/// The bytes a decoder is given, with where they came from.
+public struct Payload: Sendable, Hashable {
+    public var source: PayloadSource
+    public var bytes: [UInt8]
+    public init(_ source: PayloadSource, _ bytes: [UInt8]) {
+        self.source = source
+        self.bytes = bytes
+    }
+}
+
+/// What a decoder claims. The registry looks decoders up by these keys.
+public enum MatchKey: Sendable, Hashable, CustomStringConvertible {
+    case company(UInt16)
+    case serviceData(BluetoothUUID)
+    case characteristic(BluetoothUUID)
+
+    public var description: String {
+        switch self {
+        case .company(let id): "manufacturer data, company 0x\(hex4(id))"
+        case .serviceData(let uuid): "service data \(uuid)"
+        case .characteristic(let uuid): "characteristic \(uuid)"
+        }
+    }
+}
+
+func hex4(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - digits.count) + digits
+}
+
+/// One field a decoder can produce, for `bluetape decoders`.
+public struct FieldDescription: Sendable, Hashable {
+    public var name: String
+    /// Unit symbol ("°C", "%", "hPa"); nil for unitless values.
+    public var unit: String?
+    public var summary: String
+    public init(_ name: String, unit: String? = nil, _ summary: String) {
+        self.name = name
+        self.unit = unit
+        self.summary = summary
+    }
+}
+
+/// A payload decoder for one documented payload.
+public protocol PayloadDecoder: Sendable {
+    /// Stable id used in readings and `--decoder` ("envsensor", "combustion.advert", "sig.heart_rate").
+    var id: String { get }
+    /// One line: what it decodes.
+    var summary: String { get }
+    var matches: [MatchKey] { get }
+    var fields: [FieldDescription] { get }
+    /// Decodes one payload. Returns no outcome when the payload has the matched key but is not this
+    /// decoder's (another sub-type under the same company id), one outcome normally, and several
+    /// when one payload carries several messages.
+    func decode(_ payload: Payload) -> [DecodeOutcome]
+}
+
+/// Options that change what decoders match.
+public struct DecoderOptions: Sendable, Hashable {
+    /// EnvSensor boards use 0xFFFF by default; the later firmware uses 0xABCD.
+    public var envSensorCompany: UInt16 = 0xFFFF
+    public init() {}
+}
+
+extension PayloadDecoder {
+    /// Runs `body` over the payload bytes and turns its result or error into one outcome.
+    public func decoding(_ bytes: [UInt8], _ body: (inout ByteReader) throws(DecodeError) -> Fields)
+        -> DecodeOutcome
+    {
+        do {
+            return .fields(try ByteReader.reading(bytes, body))
+        } catch {
+            return .error(error)
+        }
+    }
+}
