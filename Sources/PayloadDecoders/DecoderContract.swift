@@ -83,13 +83,30 @@ public enum PayloadSource: Sendable, Hashable {
     case attribute(uuid: BluetoothUUID, operation: ValueOperation)
 }
 
+/// What else is known about the device that sent a payload. Built-in decoders rarely need it;
+/// declarative layouts match on it (local-name prefix, advertised service UUIDs).
+public struct PayloadContext: Sendable, Hashable {
+    public var address: BluetoothAddress?
+    /// The advertised local name (complete or shortened), when the same advertisement carried one.
+    public var localName: String?
+    /// Service UUIDs listed in the same advertisement (AD types 0x02–0x07).
+    public var serviceUUIDs: [BluetoothUUID]
+    public init(address: BluetoothAddress? = nil, localName: String? = nil, serviceUUIDs: [BluetoothUUID] = []) {
+        self.address = address
+        self.localName = localName
+        self.serviceUUIDs = serviceUUIDs
+    }
+}
+
 /// The bytes a decoder is given, with where they came from.
 public struct Payload: Sendable, Hashable {
     public var source: PayloadSource
     public var bytes: [UInt8]
-    public init(_ source: PayloadSource, _ bytes: [UInt8]) {
+    public var context: PayloadContext
+    public init(_ source: PayloadSource, _ bytes: [UInt8], context: PayloadContext = PayloadContext()) {
         self.source = source
         self.bytes = bytes
+        self.context = context
     }
 }
 
