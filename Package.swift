@@ -16,7 +16,9 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
         .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
-        .target(name: "BluetapeCLI", dependencies: ["CaptureFiles", "JSON"]),
+        .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles"]),
+        .target(name: "EventOutput", dependencies: ["BluetoothTracking", "JSON"]),
+        .target(name: "BluetapeCLI", dependencies: ["CaptureFiles", "JSON", "BluetoothTracking", "EventOutput"]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
         .target(name: "TestSupport", dependencies: ["CaptureFiles"], path: "Tests/TestSupport"),

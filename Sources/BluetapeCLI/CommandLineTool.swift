@@ -22,6 +22,8 @@ public enum CommandLineTool {
 
     static var commands: [any Command.Type] { [
         InfoCommand.self,
+        EventsCommand.self,
+        GattCommand.self,
     ] }
 
     static var overview: String {
@@ -90,6 +92,8 @@ public enum CommandLineTool {
                 return ExitCode.success.rawValue
             }
             let code = try command.run(parsed, context)
+            stdout.flush()
+            if stdout.readerClosed { return code.rawValue }
             if let failure = stdout.failure {
                 stderr.line("error: cannot write output (\(failure))")
                 return ExitCode.badInput.rawValue

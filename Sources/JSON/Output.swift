@@ -13,6 +13,8 @@ public final class Output: @unchecked Sendable {
     public let isTerminal: Bool
     /// Set when a write failed (a closed pipe, a full disk); later writes are dropped.
     public private(set) var failure: String?
+    /// The reader went away (`bluetape events … | head`): not an error worth reporting.
+    public private(set) var readerClosed = false
 
     public static let standardOutput = Output(fd: 1)
     public static let standardError = Output(fd: 2)
@@ -69,6 +71,7 @@ public final class Output: @unchecked Sendable {
                 let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
                 if n < 0 {
                     if errno == EINTR { continue }
+                    readerClosed = errno == EPIPE
                     failure = String(cString: strerror(errno))
                     return
                 }

@@ -1,0 +1,304 @@
+import BluetoothPackets
+import CaptureFiles
+
+/// One fact of the event stream, in capture order. `frame` is the record that completed it.
+public struct Event: Sendable {
+    public var frame: Int
+    /// Microseconds since the Unix epoch.
+    public var timestamp: Int64
+    public var adapter: UInt16
+    public var body: Body
+
+    public init(frame: Int, timestamp: Int64, adapter: UInt16 = 0, body: Body) {
+        self.frame = frame
+        self.timestamp = timestamp
+        self.adapter = adapter
+        self.body = body
+    }
+
+    public enum Body: Sendable {
+        case advertisement(Advertisement)
+        case connect(Connect)
+        case disconnect(Disconnect)
+        case att(ATTEvent)
+        case mtu(MTUChange)
+        case smp(SMPEvent)
+        case connectionUpdate(ConnectionUpdate)
+        case dataLength(DataLength)
+        case phy(PHYUpdate)
+        case encryption(EncryptionEvent)
+        case signal(SignalEvent)
+        case l2cap(L2CAPData)
+        case hci(HCIPacket)
+        case linkLayer(LinkLayerEvent)
+        case note(String)
+        case diagnostic(Diagnostic)
+    }
+
+    /// The `type` written for this event.
+    public var type: EventType {
+        switch body {
+        case .advertisement: .adv
+        case .connect: .connect
+        case .disconnect: .disconnect
+        case .att: .att
+        case .mtu: .mtu
+        case .smp: .smp
+        case .connectionUpdate: .connUpdate
+        case .dataLength: .dataLength
+        case .phy: .phy
+        case .encryption: .encryption
+        case .signal: .signal
+        case .l2cap: .l2cap
+        case .hci: .hci
+        case .linkLayer: .ll
+        case .note: .note
+        case .diagnostic: .diagnostic
+        }
+    }
+}
+
+/// Event types, as written in `type` and accepted by `--type`.
+public enum EventType: String, Sendable, CaseIterable {
+    case adv, connect, disconnect, att, mtu, smp
+    case connUpdate = "conn_update"
+    case dataLength = "data_length"
+    case phy, encryption, signal, l2cap, hci, ll, note, diagnostic
+}
+
+/// An advertising report (HCI legacy, extended or directed report, or an advertising PDU on air).
+public struct Advertisement: Sendable {
+    public var address: BluetoothAddress
+    public var addressType: AddressType
+    /// dBm; nil when the controller did not report it (127).
+    public var rssi: Int8?
+    public var pdu: AdvertisingPDUKind
+    public var data: AdvertisingData
+    public var directAddress: BluetoothAddress?
+    /// Extended reports: PHYs, advertising set id and the advertiser's transmit power.
+    public var primaryPHY: UInt8?
+    public var secondaryPHY: UInt8?
+    public var sid: UInt8?
+    public var advertisedTxPower: Int8?
+    /// The controller truncated the data of this extended report.
+    public var truncated: Bool = false
+    /// Air captures: the RF channel.
+    public var channel: UInt8?
+}
+
+public enum AdvertisingPDUKind: UInt8, Sendable {
+    case advInd, advDirectInd, advScanInd, advNonconnInd, scanRsp, ext
+
+    public var name: String {
+        switch self {
+        case .advInd: "adv_ind"
+        case .advDirectInd: "adv_direct_ind"
+        case .advScanInd: "adv_scan_ind"
+        case .advNonconnInd: "adv_nonconn_ind"
+        case .scanRsp: "scan_rsp"
+        case .ext: "ext"
+        }
+    }
+}
+
+public struct Connect: Sendable {
+    public var connection: UInt16
+    public var address: BluetoothAddress
+    public var addressType: AddressType
+    /// "central" or "peripheral": the local controller's role (HCI). On air: nil.
+    public var role: String?
+    /// Air captures: the central's address and the connection's access address.
+    public var initiator: BluetoothAddress?
+    public var accessAddress: UInt32?
+    /// In units of 1.25 ms.
+    public var interval: UInt16
+    public var latency: UInt16
+    /// In units of 10 ms.
+    public var supervisionTimeout: UInt16
+    /// Non-zero when the connection attempt failed.
+    public var status: UInt8 = 0
+}
+
+public struct Disconnect: Sendable {
+    public var connection: UInt16
+    public var address: BluetoothAddress?
+    public var reason: UInt8
+}
+
+/// Where a handle's UUID came from.
+public enum UUIDSource: String, Sendable {
+    /// Learned from discovery in this connection.
+    case discovery
+    /// Learned from discovery in an earlier connection to the same device.
+    case cache
+    /// From a GATT map file given with `--gatt`.
+    case map
+}
+
+/// What a handle is: its attribute type, the service around it, and for descriptors the
+/// characteristic they belong to.
+public struct ResolvedAttribute: Sendable, Hashable {
+    public var uuid: BluetoothUUID
+    public var service: BluetoothUUID?
+    public var characteristic: BluetoothUUID?
+    public var source: UUIDSource
+    /// The frame of the discovery response that taught it (discovery and cache).
+    public var frame: Int?
+}
+
+public struct ATTEvent: Sendable {
+    public enum Kind: Sendable {
+        /// One ATT PDU as it was on the link.
+        case pdu
+        /// A long value read with Read Blob, reassembled (synthetic event at the completing frame).
+        case readLong
+        /// A value written with Prepare/Execute Write, reassembled.
+        case writeLong
+    }
+
+    public var connection: UInt16
+    public var peer: BluetoothAddress?
+    public var direction: Direction
+    public var opcode: UInt8
+    public var kind: Kind = .pdu
+    /// The attribute handle; responses take it from the request they answer.
+    public var handle: UInt16?
+    /// The handle is on the capturing host's own GATT server: the peer is the client.
+    public var localServer = false
+    /// Discovery requests: the handle range searched.
+    public var range: ClosedRange<UInt16>?
+    public var attribute: ResolvedAttribute?
+    public var value: [UInt8]?
+    public var offset: UInt16?
+    /// Error Response: the failed request's opcode and the error code.
+    public var requestOpcode: UInt8?
+    public var errorCode: UInt8?
+    /// The frame of the request this response answers.
+    public var requestFrame: Int?
+    /// Read By Type / Read By Group Type / Find By Type Value requests: the attribute type asked for.
+    public var attributeType: BluetoothUUID?
+    /// Read Multiple: the handles asked for.
+    public var handles: [UInt16]?
+    /// Discovery responses: what they listed, as (handle, uuid) pairs.
+    public var discovered: [DiscoveredAttribute]?
+    /// One part of a long value (Read Blob, Prepare Write, or a Read Response that a blob read continued).
+    public var partial = false
+
+    public var op: String {
+        switch kind {
+        case .pdu: ATTOpcode.name(opcode)
+        case .readLong: "read_long"
+        case .writeLong: "write_long"
+        }
+    }
+
+    public init(connection: UInt16, peer: BluetoothAddress?, direction: Direction, opcode: UInt8) {
+        self.connection = connection
+        self.peer = peer
+        self.direction = direction
+        self.opcode = opcode
+    }
+}
+
+/// One attribute a discovery response listed.
+public struct DiscoveredAttribute: Sendable, Hashable {
+    public var handle: UInt16
+    public var uuid: BluetoothUUID
+    /// Services: the last handle of the group. Characteristics: the value handle.
+    public var endOrValueHandle: UInt16?
+    /// Characteristics: the properties byte.
+    public var properties: UInt8?
+}
+
+public struct MTUChange: Sendable {
+    public var connection: UInt16
+    public var mtu: UInt16
+}
+
+public struct SMPEvent: Sendable {
+    public var connection: UInt16
+    public var direction: Direction
+    public var code: UInt8
+    /// "pairing_req", …, or "paired" (synthetic, on encryption after pairing).
+    public var op: String
+    public var method: String?
+    public var secureConnections: Bool?
+    public var reason: UInt8?
+}
+
+public struct ConnectionUpdate: Sendable {
+    public var connection: UInt16
+    public var status: UInt8
+    public var interval: UInt16
+    public var latency: UInt16
+    public var supervisionTimeout: UInt16
+}
+
+public struct DataLength: Sendable {
+    public var connection: UInt16
+    public var maxTxOctets: UInt16
+    public var maxRxOctets: UInt16
+}
+
+public struct PHYUpdate: Sendable {
+    public var connection: UInt16
+    public var status: UInt8
+    public var txPHY: UInt8
+    public var rxPHY: UInt8
+}
+
+public struct EncryptionEvent: Sendable {
+    public var connection: UInt16
+    public var status: UInt8
+    public var enabled: Bool
+    public var keySize: UInt8?
+}
+
+public struct SignalEvent: Sendable {
+    public var connection: UInt16
+    public var direction: Direction
+    public var code: UInt8
+    public var identifier: UInt8
+    public var data: [UInt8]
+}
+
+public struct L2CAPData: Sendable {
+    public var connection: UInt16
+    public var direction: Direction
+    public var channel: UInt16
+    public var data: [UInt8]
+}
+
+/// An HCI command or event that no other event type describes: passed through, not an error.
+public struct HCIPacket: Sendable {
+    public var kind: RecordKind
+    /// Command opcode, or event code.
+    public var code: UInt16
+    public var subevent: UInt8?
+    public var status: UInt8?
+    /// The opcode a Command Complete/Status answers.
+    public var commandOpcode: UInt16?
+    public var parameters: [UInt8]
+}
+
+/// A link-layer PDU of an air capture that is neither advertising data nor L2CAP: control PDUs,
+/// scan requests.
+public struct LinkLayerEvent: Sendable {
+    public var connection: UInt16?
+    public var direction: Direction
+    public var op: String
+    public var address: BluetoothAddress?
+    public var data: [UInt8]
+}
+
+/// Something malformed or unexpected, located; the stream goes on after it.
+public struct Diagnostic: Sendable {
+    /// The layer that found it: capture, hci, acl, l2cap, att, ad, smp, ll.
+    public var layer: StaticString
+    /// A stable dotted id ("att.response_without_request").
+    public var id: StaticString
+    public var reason: String
+    /// Byte offset in the record's packet, when it points at a byte.
+    public var offset: Int?
+    public var connection: UInt16?
+}

@@ -1,0 +1,195 @@
+import BluetoothPackets
+import ByteReading
+import CaptureFiles
+
+/// Turns capture records into the ordered event stream: HCI → L2CAP → ATT/GATT, advertising,
+/// connections, and handles resolved to UUIDs. The only stateful stage of the pipeline.
+///
+/// Feed records in file order with `consume`, then call `finish` once. Memory stays bounded:
+/// state is kept per open connection, and reassembly buffers are capped.
+public final class Tracker {
+    public struct Options: Sendable {
+        /// GATT databases from a map file, for captures without discovery.
+        public var gattMap = GATTMap()
+        public init() {}
+    }
+
+    /// How records were used; nothing is dropped without being counted here.
+    public struct Statistics: Sendable {
+        public var records = 0
+        public var events = 0
+        public var diagnostics = 0
+        /// SCO and ISO audio, monitor index records and other records with no events.
+        public var skippedRecords = 0
+        /// Air captures: empty data PDUs (link keep-alives).
+        public var emptyDataPDUs = 0
+        public var badCRC = 0
+        public var badMIC = 0
+        public var encryptedPDUs = 0
+        public var retransmissions = 0
+    }
+
+    let options: Options
+    public internal(set) var statistics = Statistics()
+
+    var connections: [UInt32: Connection] = [:]
+    /// GATT databases learned in connections that have ended, by server.
+    var cache: [GATTServer: GATTDatabase] = [:]
+    var localAddresses: [UInt16: BluetoothAddress] = [:]
+    var extendedFragments: [ExtendedFragmentKey: ExtendedFragment] = [:]
+    var airConnections: [UInt32: AirConnection] = [:]
+    var nextAirConnectionID: UInt16 = 1
+
+    // The outbox: events wait here while an earlier one is held for a decision.
+    var outbox: [Event] = []
+    var outboxHeld: [Bool] = []
+    var outboxStart = 0
+    /// Absolute index of outbox[0] (events ever queued before it).
+    var outboxBase = 0
+    var heldCount = 0
+
+    // The record being processed.
+    var frame = 0
+    var timestamp: Int64 = 0
+    var adapter: UInt16 = 0
+
+    public init(options: Options = Options()) {
+        self.options = options
+        outbox.reserveCapacity(64)
+    }
+
+    /// Processes one record and hands over the events it completed, in order.
+    public func consume(_ record: CaptureRecord, _ emit: (Event) -> Void) {
+        statistics.records += 1
+        frame = record.frame
+        timestamp = record.timestamp
+        adapter = record.adapter
+        var reader = ByteReader(record.payload)
+        switch record.kind {
+        case .event: handleEvent(&reader)
+        case .acl: handleACL(&reader, direction: record.direction)
+        case .command: handleCommand(&reader)
+        case .linkLayer: handleLinkLayer(&reader, linkType: record.linkType)
+        case .note:
+            let text = String(decoding: record.payload.prefix { $0 != 0 }, as: UTF8.self)
+            push(.note(text))
+        case .sco, .iso, .other:
+            statistics.skippedRecords += 1
+        }
+        if heldCount > 0 { expireHolds() }
+        drain(emit)
+    }
+
+    /// Ends the stream: decides held events, reports unfinished fragments, caches open connections.
+    public func finish(_ emit: (Event) -> Void) {
+        for connection in connections.values { releaseHolds(connection) }
+        for air in airConnections.values { releaseHolds(air.connection) }
+        for (key, fragment) in extendedFragments.sorted(by: { $0.value.firstFrame < $1.value.firstFrame }) {
+            _ = key
+            diagnose(
+                "hci", "adv.incomplete_fragments",
+                "extended advertising data from \(fragment.address) (SID \(fragment.sid)) never completed after frame \(fragment.firstFrame)")
+        }
+        extendedFragments.removeAll()
+        drain(emit)
+    }
+
+    /// Every GATT database learned so far, by server: ended connections and open ones.
+    public var learnedDatabases: [GATTServer: GATTDatabase] {
+        var result = cache
+        for connection in connections.values + airConnections.values.map(\.connection) {
+            for side in 0..<2 where !connection.databases[side].isEmpty {
+                guard let server = server(of: connection, side: side) else { continue }
+                result[server, default: GATTDatabase()].merge(connection.databases[side])
+            }
+        }
+        return result
+    }
+
+    /// The GATT server on `side` of a connection: 0 the peer, 1 ourselves.
+    func server(of connection: Connection, side: Int) -> GATTServer? {
+        if side == 0 { return connection.peer.map { .device($0) } }
+        return connection.local.map { .device($0) } ?? .localAdapter(connection.adapter)
+    }
+
+    // MARK: Outbox
+
+    func push(_ body: Event.Body, held: Bool = false) {
+        outbox.append(Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body))
+        outboxHeld.append(held)
+        if held { heldCount += 1 }
+        statistics.events += 1
+    }
+
+    /// Absolute index the next pushed event will get.
+    var nextOutboxIndex: Int { outboxBase + outbox.count }
+
+    func diagnose(
+        _ layer: StaticString, _ id: StaticString, _ reason: String, offset: Int? = nil, connection: UInt16? = nil
+    ) {
+        statistics.diagnostics += 1
+        push(.diagnostic(Diagnostic(layer: layer, id: id, reason: reason, offset: offset, connection: connection)))
+    }
+
+    func diagnose(_ layer: StaticString, _ id: StaticString, _ error: DecodeError, connection: UInt16? = nil) {
+        diagnose(layer, id, error.description, offset: error.offset, connection: connection)
+    }
+
+    /// Decides a held event: whether it was a part of a long value.
+    func decideHeld(at index: Int, partial: Bool) {
+        let local = index - outboxBase
+        guard local >= outboxStart, local < outbox.count, outboxHeld[local] else { return }
+        outboxHeld[local] = false
+        heldCount -= 1
+        if partial, case .att(var att) = outbox[local].body {
+            att.partial = true
+            outbox[local].body = .att(att)
+        }
+    }
+
+    private func drain(_ emit: (Event) -> Void) {
+        while outboxStart < outbox.count, !outboxHeld[outboxStart] {
+            emit(outbox[outboxStart])
+            outboxStart += 1
+        }
+        if outboxStart == outbox.count {
+            outboxBase += outbox.count
+            outbox.removeAll(keepingCapacity: true)
+            outboxHeld.removeAll(keepingCapacity: true)
+            outboxStart = 0
+        }
+    }
+
+    /// Holds wait at most a few seconds or a few hundred events, so output never stalls.
+    private func expireHolds() {
+        guard outboxStart < outbox.count else { return }
+        let oldest = outbox[outboxStart]
+        if timestamp - oldest.timestamp > 5_000_000 || outbox.count - outboxStart > 512 {
+            for connection in connections.values { releaseHolds(connection) }
+            for air in airConnections.values { releaseHolds(air.connection) }
+        }
+    }
+
+    // MARK: Connections
+
+    func connectionKey(_ handle: UInt16) -> UInt32 { UInt32(adapter) << 16 | UInt32(handle) }
+
+    /// The connection for an ACL handle, created on first sight for captures that start mid-connection.
+    func connection(handle: UInt16) -> Connection {
+        let key = connectionKey(handle)
+        if let existing = connections[key] { return existing }
+        let created = Connection(id: handle, adapter: adapter)
+        created.local = localAddresses[adapter]
+        connections[key] = created
+        return created
+    }
+
+    /// Ends a connection: decides its held events and keeps what it learned for later connections.
+    func close(_ connection: Connection) {
+        releaseHolds(connection)
+        for side in 0..<2 where !connection.databases[side].isEmpty {
+            guard let server = server(of: connection, side: side) else { continue }
+            cache[server, default: GATTDatabase()].merge(connection.databases[side])
+        }
+    }
+}

@@ -1,0 +1,440 @@
+import BluetoothPackets
+import BluetoothTracking
+import CaptureFiles
+import JSON
+
+/// Writes events as JSON Lines, the stream's contract (DESIGN.md, "The event stream").
+public enum EventJSON {
+    public static func write(_ event: Event, to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("frame")
+        w.int(event.frame)
+        w.key("ts")
+        w.timestamp(micros: event.timestamp)
+        w.key("type")
+        w.string(event.type.rawValue)
+        if event.adapter != 0 {
+            w.key("adapter")
+            w.int(event.adapter)
+        }
+        switch event.body {
+        case .advertisement(let adv): writeAdvertisement(adv, &w)
+        case .connect(let c):
+            w.key("conn")
+            w.int(c.connection)
+            address(c.address, &w)
+            w.key("addr_type")
+            w.string(c.addressType.name)
+            if let role = c.role {
+                w.key("role")
+                w.string(role)
+            }
+            if let initiator = c.initiator { address(initiator, key: "initiator", &w) }
+            if let aa = c.accessAddress {
+                w.key("access_address")
+                w.int(aa)
+            }
+            w.key("interval_ms")
+            w.double(Double(c.interval) * 1.25)
+            w.key("latency")
+            w.int(c.latency)
+            w.key("timeout_ms")
+            w.int(Int(c.supervisionTimeout) * 10)
+            if c.status != 0 { status(c.status, &w) }
+        case .disconnect(let d):
+            w.key("conn")
+            w.int(d.connection)
+            if let addr = d.address { address(addr, &w) }
+            w.key("reason")
+            w.int(d.reason)
+            w.key("reason_name")
+            w.string(HCINames.error(d.reason))
+        case .att(let att): writeATT(att, &w)
+        case .mtu(let m):
+            w.key("conn")
+            w.int(m.connection)
+            w.key("mtu")
+            w.int(m.mtu)
+        case .smp(let s):
+            w.key("conn")
+            w.int(s.connection)
+            direction(s.direction, &w)
+            w.key("op")
+            w.string(s.op)
+            if let method = s.method {
+                w.key("method")
+                w.string(method)
+            }
+            if let sc = s.secureConnections {
+                w.key("secure_connections")
+                w.bool(sc)
+            }
+            if let reason = s.reason {
+                w.key("reason")
+                w.int(reason)
+                w.key("reason_name")
+                w.string(SMP.failure(reason))
+            }
+        case .connectionUpdate(let u):
+            w.key("conn")
+            w.int(u.connection)
+            if u.status != 0 { status(u.status, &w) }
+            w.key("interval_ms")
+            w.double(Double(u.interval) * 1.25)
+            w.key("latency")
+            w.int(u.latency)
+            w.key("timeout_ms")
+            w.int(Int(u.supervisionTimeout) * 10)
+        case .dataLength(let d):
+            w.key("conn")
+            w.int(d.connection)
+            w.key("max_tx_octets")
+            w.int(d.maxTxOctets)
+            w.key("max_rx_octets")
+            w.int(d.maxRxOctets)
+        case .phy(let p):
+            w.key("conn")
+            w.int(p.connection)
+            if p.status != 0 { status(p.status, &w) }
+            w.key("tx_phy")
+            w.int(p.txPHY)
+            w.key("rx_phy")
+            w.int(p.rxPHY)
+        case .encryption(let e):
+            w.key("conn")
+            w.int(e.connection)
+            if e.status != 0 { status(e.status, &w) }
+            w.key("enabled")
+            w.bool(e.enabled)
+            if let size = e.keySize {
+                w.key("key_size")
+                w.int(size)
+            }
+        case .signal(let s):
+            w.key("conn")
+            w.int(s.connection)
+            direction(s.direction, &w)
+            w.key("code")
+            w.int(s.code)
+            w.key("op")
+            w.string(SignalingPacket.name(s.code))
+            w.key("id")
+            w.int(s.identifier)
+            w.key("data")
+            w.hex(s.data)
+        case .l2cap(let l):
+            w.key("conn")
+            w.int(l.connection)
+            direction(l.direction, &w)
+            w.key("cid")
+            w.int(l.channel)
+            w.key("data")
+            w.hex(l.data)
+        case .hci(let h):
+            w.key("kind")
+            w.string(h.kind.name)
+            if h.kind == .command {
+                w.key("opcode")
+                w.int(h.code)
+                w.key("name")
+                w.string(HCINames.command(h.code))
+            } else {
+                w.key("code")
+                w.int(h.code)
+                if let sub = h.subevent {
+                    w.key("subevent")
+                    w.int(sub)
+                    w.key("name")
+                    w.string(HCINames.leSubevent(sub))
+                } else {
+                    w.key("name")
+                    w.string(HCINames.event(UInt8(truncatingIfNeeded: h.code)))
+                }
+                if let opcode = h.commandOpcode {
+                    w.key("command")
+                    w.string(HCINames.command(opcode))
+                }
+                if let s = h.status {
+                    w.key("status")
+                    w.int(s)
+                }
+            }
+            w.key("data")
+            w.hex(h.parameters)
+        case .linkLayer(let l):
+            if let conn = l.connection {
+                w.key("conn")
+                w.int(conn)
+                direction(l.direction, &w)
+            }
+            w.key("op")
+            w.string(l.op)
+            if let addr = l.address { address(addr, &w) }
+            w.key("data")
+            w.hex(l.data)
+        case .note(let text):
+            w.key("text")
+            w.string(text)
+        case .diagnostic(let d):
+            w.key("layer")
+            w.string(d.layer.description)
+            w.key("id")
+            w.string(d.id.description)
+            if let conn = d.connection {
+                w.key("conn")
+                w.int(conn)
+            }
+            if let offset = d.offset {
+                w.key("offset")
+                w.int(offset)
+            }
+            w.key("reason")
+            w.string(d.reason)
+        }
+        w.endObject()
+        w.newline()
+    }
+
+    static func address(_ address: BluetoothAddress, key: StaticString = "addr", _ w: inout JSONWriter) {
+        w.key(key)
+        w.bytes.append(UInt8(ascii: "\""))
+        address.appendText(to: &w.bytes)
+        w.bytes.append(UInt8(ascii: "\""))
+    }
+
+    static func direction(_ direction: Direction, _ w: inout JSONWriter) {
+        w.key("dir")
+        w.string(direction.name)
+    }
+
+    static func status(_ status: UInt8, _ w: inout JSONWriter) {
+        w.key("status")
+        w.int(status)
+        w.key("status_name")
+        w.string(HCINames.error(status))
+    }
+
+    static func uuid(_ uuid: BluetoothUUID, _ w: inout JSONWriter) {
+        w.string(uuid.description)
+    }
+
+    static func writeATT(_ att: ATTEvent, _ w: inout JSONWriter) {
+        w.key("conn")
+        w.int(att.connection)
+        if let peer = att.peer { address(peer, &w) }
+        direction(att.direction, &w)
+        w.key("opcode")
+        w.int(att.opcode)
+        w.key("op")
+        w.string(att.op)
+        if let handle = att.handle {
+            w.key("handle")
+            w.int(handle)
+            if att.localServer {
+                w.key("server")
+                w.string("local")
+            }
+            w.key("uuid")
+            if let attribute = att.attribute {
+                uuid(attribute.uuid, &w)
+                if let service = attribute.service {
+                    w.key("service")
+                    uuid(service, &w)
+                }
+                if let characteristic = attribute.characteristic {
+                    w.key("characteristic")
+                    uuid(characteristic, &w)
+                }
+                w.key("uuid_from")
+                w.string(attribute.source.rawValue)
+                if let frame = attribute.frame {
+                    w.key("uuid_frame")
+                    w.int(frame)
+                }
+            } else {
+                w.null()
+            }
+        }
+        if let range = att.range {
+            w.key("start_handle")
+            w.int(range.lowerBound)
+            w.key("end_handle")
+            w.int(range.upperBound)
+        }
+        if let handles = att.handles {
+            w.key("handles")
+            w.beginArray()
+            for h in handles { w.int(h) }
+            w.endArray()
+        }
+        if let type = att.attributeType {
+            w.key("attribute_type")
+            uuid(type, &w)
+        }
+        if let offset = att.offset {
+            w.key("offset")
+            w.int(offset)
+        }
+        if let request = att.requestOpcode {
+            w.key("request")
+            w.string(ATTOpcode.name(request))
+        }
+        if let code = att.errorCode {
+            w.key("error")
+            w.int(code)
+            w.key("error_name")
+            w.string(ATTErrorNames.name(code))
+        }
+        if let frame = att.requestFrame {
+            w.key("request_frame")
+            w.int(frame)
+        }
+        if let discovered = att.discovered {
+            w.key("discovered")
+            w.beginArray()
+            for entry in discovered {
+                w.beginObject()
+                w.key("handle")
+                w.int(entry.handle)
+                w.key("uuid")
+                uuid(entry.uuid, &w)
+                if let end = entry.endOrValueHandle {
+                    w.key(entry.properties == nil ? "end" : "value_handle")
+                    w.int(end)
+                }
+                if let properties = entry.properties {
+                    w.key("properties")
+                    w.int(properties)
+                }
+                w.endObject()
+            }
+            w.endArray()
+        }
+        if let value = att.value {
+            w.key("value")
+            w.hex(value)
+        }
+        if att.partial {
+            w.key("partial")
+            w.bool(true)
+        }
+    }
+
+    static func writeAdvertisement(_ adv: Advertisement, _ w: inout JSONWriter) {
+        address(adv.address, &w)
+        w.key("addr_type")
+        w.string(adv.addressType.name)
+        if let rssi = adv.rssi {
+            w.key("rssi")
+            w.int(rssi)
+        }
+        w.key("pdu")
+        w.string(adv.pdu.name)
+        if let direct = adv.directAddress { address(direct, key: "direct_addr", &w) }
+        if let channel = adv.channel {
+            w.key("channel")
+            w.int(channel)
+        }
+        if let phy = adv.primaryPHY {
+            w.key("primary_phy")
+            w.int(phy)
+        }
+        if let phy = adv.secondaryPHY {
+            w.key("secondary_phy")
+            w.int(phy)
+        }
+        if let sid = adv.sid {
+            w.key("sid")
+            w.int(sid)
+        }
+        if let power = adv.advertisedTxPower {
+            w.key("adv_tx_power")
+            w.int(power)
+        }
+        if adv.truncated {
+            w.key("truncated")
+            w.bool(true)
+        }
+        adv.data.bytes.withUnsafeBytes { bytes in writeAD(bytes, &w) }
+    }
+
+    /// The AD list in order, then the lifted fields: name, mfr, service_data, uuids, tx_power.
+    static func writeAD(_ bytes: UnsafeRawBufferPointer, _ w: inout JSONWriter) {
+        w.key("ad")
+        w.beginArray()
+        var name: UnsafeRawBufferPointer?
+        var nameIsComplete = false
+        var hasManufacturer = false
+        var hasServiceData = false
+        var hasUUIDs = false
+        var txPower: Int8?
+        AdvertisingData.forEach(in: bytes) { s in
+            w.beginObject()
+            w.key("type")
+            w.int(s.type)
+            w.key("data")
+            w.hex(s.data)
+            w.endObject()
+            switch s.type {
+            case ADType.completeName:
+                name = s.data
+                nameIsComplete = true
+            case ADType.shortenedName where !nameIsComplete: name = s.data
+            case ADType.manufacturerData: hasManufacturer = true
+            case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128: hasServiceData = true
+            case ADType.incomplete16...ADType.complete128: hasUUIDs = true
+            case ADType.txPower where s.data.count == 1: txPower = Int8(bitPattern: s.data[0])
+            default: break
+            }
+        }
+        w.endArray()
+        if let name {
+            w.key("name")
+            w.string(String(decoding: name, as: UTF8.self))
+        }
+        if hasManufacturer {
+            w.key("mfr")
+            w.beginArray()
+            AdvertisingData.forEach(in: bytes) { s in
+                guard s.type == ADType.manufacturerData, s.data.count >= 2 else { return }
+                w.beginObject()
+                w.key("company")
+                w.int(UInt16(s.data[0]) | UInt16(s.data[1]) << 8)
+                w.key("data")
+                w.hex(UnsafeRawBufferPointer(rebasing: s.data.dropFirst(2)))
+                w.endObject()
+            }
+            w.endArray()
+        }
+        if hasServiceData {
+            w.key("service_data")
+            w.beginArray()
+            AdvertisingData.forEach(in: bytes) { s in
+                guard let size = ADType.uuidSize(s.type), s.type >= ADType.serviceData16, s.data.count >= size else {
+                    return
+                }
+                var r = ByteReader(s.data)
+                guard let uuid = try? BluetoothUUID(reading: &r, size: size) else { return }
+                w.beginObject()
+                w.key("uuid")
+                w.string(uuid.description)
+                w.key("data")
+                w.hex(r.unread)
+                w.endObject()
+            }
+            w.endArray()
+        }
+        if hasUUIDs {
+            w.key("uuids")
+            w.beginArray()
+            for uuid in AdvertisingData(Array(bytes)).serviceUUIDs { w.string(uuid.description) }
+            w.endArray()
+        }
+        if let txPower {
+            w.key("tx_power")
+            w.int(txPower)
+        }
+    }
+}
+
+import ByteReading
