@@ -4,6 +4,9 @@ public enum Registry {
     public static func builtIn(_ options: DecoderOptions = DecoderOptions()) -> [any PayloadDecoder] {
         [
             EnvSensor(company: options.envSensorCompany),
+            CombustionAdvert(),
+            CombustionStatus(),
+            CombustionUART(),
         ]
     }
 
@@ -11,6 +14,9 @@ public enum Registry {
     public static func encoders(_ options: DecoderOptions = DecoderOptions()) -> [any PayloadEncoder] {
         [
             EnvSensor(company: options.envSensorCompany),
+            CombustionAdvert(),
+            CombustionStatus(),
+            CombustionUART(),
         ]
     }
 
