@@ -34,7 +34,7 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
             FieldDescription("virtual_surface", "sensor chosen as the surface (T4…T7)"),
             FieldDescription("virtual_ambient", "sensor chosen as the ambient (T5…T8)"),
             FieldDescription("network_info", "network information byte as sent"),
-            FieldDescription("hop_count", "repeaters only: hops from the probe, 1…4 (bits 6–7, as the SDKs read it)"),
+            FieldDescription("hop_count", "repeaters only: hops from the probe, 1…4 (bits 6–7, as the SDKs)"),
             FieldDescription("overheating", "sensors reported overheating"),
             FieldDescription("power_mode", "normal or always_on (newer firmware)"),
             FieldDescription("high_radio_power", "transmits at +8 dBm (newer firmware)"),
@@ -72,11 +72,7 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
         Combustion.appendBatteryAndVirtualSensors(battery, to: &fields)
 
         guard let network = try optionalByte(&reader, "network_info") else { return fields }
-        fields.append("network_info", .int(Int64(network)))
-        if productType == 2 {
-            // The spec says bits 0–1; both SDKs read bits 6–7, which is what repeaters send (§6.9).
-            fields.append("hop_count", .int(Int64(network >> 6) + 1))
-        }
+        Combustion.appendNetworkInfo(network, repeater: productType == 2, to: &fields)
 
         guard let overheating = try optionalByte(&reader, "overheating") else { return fields }
         Combustion.appendOverheating(overheating, to: &fields)
@@ -112,8 +108,7 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
         let tail: [(name: String, byte: (Fields) throws(EncodeError) -> UInt8)] = [
             ("mode", Combustion.modeColorIDByte),
             ("battery_ok", Combustion.batteryAndVirtualSensorsByte),
-            ("network_info", { (fields: Fields) throws(EncodeError) in
-                UInt8(try fields.integer("network_info", in: 0...255)) }),
+            ("network_info", Combustion.networkInfoByte),
             ("overheating", Combustion.overheatingByte),
             ("power_mode", Combustion.preferencesByte),
         ]

@@ -85,6 +85,20 @@ enum Combustion {
         return UInt64(core | surface << 3 | ambient << 5)
     }
 
+    // MARK: - §6.9 Network information byte
+
+    /// Kept as sent; for a repeater also the hop count. The spec puts it in bits 0–1, but both SDKs
+    /// read bits 6–7 in adverts, which is what repeaters send (§6.9, §8.1).
+    static func appendNetworkInfo(_ byte: UInt8, repeater: Bool, to fields: inout Fields) {
+        fields.append("network_info", .int(Int64(byte)))
+        if repeater { fields.append("hop_count", .int(Int64(byte >> 6) + 1)) }
+    }
+
+    /// `hop_count` is derived from `network_info`, so only the latter is read.
+    static func networkInfoByte(_ fields: Fields) throws(EncodeError) -> UInt8 {
+        UInt8(try fields.integer("network_info", in: 0...255))
+    }
+
     // MARK: - §6.8 Overheating sensors byte: bit i set → T(i+1) overheating (LSB = T1, §8.2)
 
     static func appendOverheating(_ byte: UInt8, to fields: inout Fields) {
@@ -123,7 +137,9 @@ enum Combustion {
     static let alarmCount = 11
 
     /// Each array gives four lists of 11 in that order: armed, tripped, alarming, temperature.
-    static func readAlarms(_ reader: inout ByteReader, _ prefix: String, into fields: inout Fields)
+    static func readAlarms(
+        _ reader: inout ByteReader, _ prefix: String, into fields: inout Fields
+    )
         throws(DecodeError)
     {
         try reader.require(2 * alarmCount, "\(prefix)_alarms")

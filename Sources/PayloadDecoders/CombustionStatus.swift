@@ -41,7 +41,7 @@ public struct CombustionStatus: PayloadDecoder, PayloadEncoder {
             FieldDescription("virtual_core", "sensor chosen as the core (T1…T6)"),
             FieldDescription("virtual_surface", "sensor chosen as the surface (T4…T7)"),
             FieldDescription("virtual_ambient", "sensor chosen as the ambient (T5…T8)"),
-        ] + Self.predictionDescriptions + Self.foodSafeDescriptions + [
+        ] + Self.predictionDescriptions + Self.foodSafeDataDescriptions + Self.foodSafeStatusDescriptions + [
             FieldDescription("overheating", "sensors reported overheating (49 bytes and up)"),
             FieldDescription("power_mode", "normal or always_on (50 bytes and up)"),
             FieldDescription("high_radio_power", "transmits at +8 dBm (50 bytes and up)"),
@@ -61,7 +61,7 @@ public struct CombustionStatus: PayloadDecoder, PayloadEncoder {
         FieldDescription("estimated_core_c", unit: "°C", "estimated core temperature, 0.1 °C steps"),
     ]
 
-    static let foodSafeDescriptions = [
+    static let foodSafeDataDescriptions = [
         FieldDescription("food_safe_mode", "simplified or integrated (48 bytes and up)"),
         FieldDescription("food_safe_product", "product code; its meaning depends on the mode"),
         FieldDescription("food_safe_product_name", "product name, when the code has one"),
@@ -71,6 +71,9 @@ public struct CombustionStatus: PayloadDecoder, PayloadEncoder {
         FieldDescription("food_safe_reference_c", unit: "°C", "reference temperature for the D-value"),
         FieldDescription("food_safe_d_value", "D-value at the reference temperature, 0.05 steps"),
         FieldDescription("food_safe_target_log_reduction", "target log reduction, 0.1 steps"),
+    ]
+
+    static let foodSafeStatusDescriptions = [
         FieldDescription("food_safe_state", "not_safe, safe or safety_impossible"),
         FieldDescription("food_safe_log_reduction", "log reduction achieved, 0.1 steps"),
         FieldDescription("food_safe_above_threshold_s", unit: "s", "seconds above the threshold"),

@@ -42,7 +42,7 @@ public struct CombustionUART: PayloadDecoder, PayloadEncoder {
         ] + CombustionStatus.predictionDescriptions.filter { $0.name != "heat_start_c" } + [
             FieldDescription("over_temperature", "read_over_temperature: the flag kept in flash"),
             FieldDescription("power_mode", "set_power_mode: normal or always_on"),
-        ] + CombustionStatus.foodSafeDescriptions.prefix(9) + CombustionStatus.alarmDescriptions
+        ] + CombustionStatus.foodSafeDataDescriptions + CombustionStatus.alarmDescriptions
     }
 
     enum Direction: String {
@@ -170,12 +170,16 @@ public struct CombustionUART: PayloadDecoder, PayloadEncoder {
         case (.setProbeID, .request):
             let offset = reader.offset
             let id = try reader.u8("probe_id")
-            guard id <= 7 else { throw DecodeError(.badValue("probe id \(id) is not 0…7"), at: offset, field: "probe_id") }
+            guard id <= 7 else {
+                throw DecodeError(.badValue("probe id \(id) is not 0…7"), at: offset, field: "probe_id")
+            }
             fields.append("probe_id", .int(Int64(id) + 1))  // raw 0 is "ID 1"
         case (.setProbeColor, .request):
             let offset = reader.offset
             let color = try reader.u8("color")
-            guard color <= 7 else { throw DecodeError(.badValue("colour \(color) is not 0…7"), at: offset, field: "color") }
+            guard color <= 7 else {
+                throw DecodeError(.badValue("colour \(color) is not 0…7"), at: offset, field: "color")
+            }
             fields.append("color", .int(Int64(color)))
         case (.readSessionInfo, .response):
             fields.append("session_id", .int(Int64(try reader.u32le("session_id"))))
@@ -207,9 +211,9 @@ public struct CombustionUART: PayloadDecoder, PayloadEncoder {
         }
     }
 
-    static func writePayload(_ message: MessageType, _ direction: Direction, _ fields: Fields, to writer: inout ByteWriter)
-        throws(EncodeError)
-    {
+    static func writePayload(
+        _ message: MessageType, _ direction: Direction, _ fields: Fields, to writer: inout ByteWriter
+    ) throws(EncodeError) {
         switch (message, direction) {
         case (.setProbeID, .request):
             writer.u8(UInt8(try fields.integer("probe_id", in: 1...8) - 1))
@@ -259,7 +263,8 @@ public struct CombustionUART: PayloadDecoder, PayloadEncoder {
             message = MessageType.allCases.first { $0.name == name }
         }
         guard let message else {
-            throw EncodeError(.outOfRange("a probe message type"), field: fields.has("message_type") ? "message_type" : "message")
+            throw EncodeError(
+                .outOfRange("a probe message type"), field: fields.has("message_type") ? "message_type" : "message")
         }
 
         var body = ByteWriter()

@@ -75,7 +75,9 @@ extension Fields {
 
     /// The raw wire value of a scaled field: value × `divisor` + `offset`, rounded to the nearest
     /// step, the inverse of `Double(raw − offset) / divisor` in the decoders.
-    func raw(_ name: String, divisor: Int64, offset: Int64 = 0, in range: ClosedRange<Int64>)
+    func raw(
+        _ name: String, divisor: Int64, offset: Int64 = 0, in range: ClosedRange<Int64>
+    )
         throws(EncodeError) -> Int64
     {
         let steps = (try number(name) * Double(divisor)).rounded()
@@ -112,7 +114,8 @@ extension Fields {
     func code(_ name: String, _ names: CodeNames, max: Int64) throws(EncodeError) -> Int64 {
         let text = try string(name)
         guard let code = names.code(for: text), (0...max).contains(code) else {
-            throw EncodeError(.outOfRange("one of \(names.known.joined(separator: ", ")) or reserved_<code>"), field: name)
+            throw EncodeError(
+                .outOfRange("one of \(names.known.joined(separator: ", ")) or reserved_<code>"), field: name)
         }
         return code
     }

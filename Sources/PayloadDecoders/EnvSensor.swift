@@ -65,7 +65,8 @@ public struct EnvSensor: PayloadDecoder, PayloadEncoder {
         writer.u16le(UInt16(try fields.raw("humidity_pct", divisor: 100, in: 0...0xFFFF)))
         writer.u32le(UInt32(try fields.raw("pressure_hpa", divisor: 10, in: 0...0xFFFF_FFFF)))
         writer.u16le(UInt16(try fields.raw("voltage_v", divisor: 100, in: 0...0xFFFF)))
-        writer.u32le(UInt32(truncatingIfNeeded: try fields.raw("current_ma", divisor: 100, in: -0x8000_0000...0x7FFF_FFFF)))
+        writer.u32le(
+            UInt32(truncatingIfNeeded: try fields.raw("current_ma", divisor: 100, in: -0x8000_0000...0x7FFF_FFFF)))
         return writer.bytes
     }
 }

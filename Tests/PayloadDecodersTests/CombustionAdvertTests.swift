@@ -55,9 +55,11 @@ struct CombustionAdvertTests {
     }
 
     @Test func `raw temperature extremes are minus 20 and 389.55`() {
-        let zeros = decodeFields(decoder, .manufacturer(0x09C7, hex("01 00 00 00 00" + String(repeating: " 00", count: 13))))
+        let zeros = decodeFields(
+            decoder, .manufacturer(0x09C7, hex("01 00 00 00 00" + String(repeating: " 00", count: 13))))
         #expect((1...8).map { zeros?["t\($0)_c"] } == Array(repeating: -20.0, count: 8))
-        let ones = decodeFields(decoder, .manufacturer(0x09C7, hex("01 FF FF FF FF" + String(repeating: " FF", count: 13))))
+        let ones = decodeFields(
+            decoder, .manufacturer(0x09C7, hex("01 FF FF FF FF" + String(repeating: " FF", count: 13))))
         #expect((1...8).map { ones?["t\($0)_c"] } == Array(repeating: 389.55, count: 8))
         #expect(ones?["serial"] == "FFFFFFFF")
     }
@@ -118,7 +120,8 @@ struct CombustionAdvertTests {
     }
 
     @Test func `encoding rejects what does not fit`() {
-        let base = Fields([Field("product_type", 1), Field("serial", "1000ABCD")] + (1...8).map { Field("t\($0)_c", 20.0) })
+        let base = Fields(
+            [Field("product_type", 1), Field("serial", "1000ABCD")] + (1...8).map { Field("t\($0)_c", 20.0) })
         var hot = base
         hot.entries[2] = Field("t1_c", 389.6)
         #expect(encodeError(decoder, hot)?.field == "t1_c")

@@ -53,8 +53,12 @@ struct CombustionStatusTests {
 
     @Test func `the 48 and 49-byte forms end after food safety and overheating`() {
         let bytes = hex(Self.status50)
-        #expect(decodeFields(decoder, .attribute(CombustionStatus.characteristic, .notify, Array(bytes.prefix(48))))?.names.last == "food_safe_log_sequence")
-        #expect(decodeFields(decoder, .attribute(CombustionStatus.characteristic, .notify, Array(bytes.prefix(49))))?.names.last == "overheating")
+        #expect(
+            decodeFields(decoder, .attribute(CombustionStatus.characteristic, .notify, Array(bytes.prefix(48))))?.names
+                .last == "food_safe_log_sequence")
+        #expect(
+            decodeFields(decoder, .attribute(CombustionStatus.characteristic, .notify, Array(bytes.prefix(49))))?.names
+                .last == "overheating")
     }
 
     @Test func `the 94-byte status carries the alarm arrays`() {
@@ -118,7 +122,9 @@ struct CombustionStatusTests {
 
     @Test func `the Android temperature block decodes in a status`() {
         // combustion.md §9.2 at offset 8, mode byte 0 (normal).
-        let bytes = hex("00 00 00 00 00 00 00 00 89 00 DA 00 D7 0D 07 33 05 D5 18 74 1A 00 00") + [UInt8](repeating: 0, count: 7)
+        let bytes =
+            hex("00 00 00 00 00 00 00 00 89 00 DA 00 D7 0D 07 33 05 D5 18 74 1A 00 00")
+            + [UInt8](repeating: 0, count: 7)
         let fields = decodeFields(decoder, .attribute(CombustionStatus.characteristic, .notify, bytes))
         #expect((1...8).map { fields?["t\($0)_c"] } == [-13.15, 67.2, 258.4, 160.55, 225.6, 114.5, 189.75, 22.3])
         #expect(fields?["prediction_state"] == "probe_not_inserted")
@@ -139,7 +145,8 @@ struct CombustionStatusTests {
     }
 
     @Test func `a status shorter than 30 bytes is an error`() {
-        let error = decodeError(decoder, .attribute(CombustionStatus.characteristic, .notify, Array(hex(Self.status50).prefix(29))))
+        let error = decodeError(
+            decoder, .attribute(CombustionStatus.characteristic, .notify, Array(hex(Self.status50).prefix(29))))
         #expect(error == DecodeError(.badLength(declared: 30, available: 29), at: 0, field: "payload"))
     }
 
@@ -168,7 +175,9 @@ struct CombustionStatusTests {
             let fields = try #require(decodeFields(decoder, status(text)))
             #expect(try decoder.encode(fields) == hex(text))
         }
-        let thirty = try #require(decodeFields(decoder, .attribute(CombustionStatus.characteristic, .notify, Array(hex(Self.status50).prefix(30)))))
+        let thirty = try #require(
+            decodeFields(
+                decoder, .attribute(CombustionStatus.characteristic, .notify, Array(hex(Self.status50).prefix(30)))))
         #expect(try decoder.encode(thirty) == Array(hex(Self.status50).prefix(30)))
     }
 

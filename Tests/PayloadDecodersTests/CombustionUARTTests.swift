@@ -1,7 +1,8 @@
 import BluetoothPackets
 import ByteReading
-@testable import PayloadDecoders
 import Testing
+
+@testable import PayloadDecoders
 
 struct CombustionUARTTests {
     let decoder = CombustionUART()
@@ -38,7 +39,10 @@ struct CombustionUARTTests {
     @Test func `read logs request for records 0 to 99`() {
         expectFields(
             decodeFields(decoder, request("CA FE FD A7 04 08 00 00 00 00 63 00 00 00")),
-            ["message_type": 4, "message": "read_logs", "direction": "request", "start_sequence": 0, "end_sequence": 99])
+            [
+                "message_type": 4, "message": "read_logs", "direction": "request", "start_sequence": 0,
+                "end_sequence": 99,
+            ])
     }
 
     @Test func `read logs response with one record`() {
@@ -132,7 +136,9 @@ struct CombustionUARTTests {
         let second = Array(hex(Self.logResponse))
         let outcomes = decoder.decode(.attribute(CombustionUART.tx, .notify, hex(Self.logResponse) + second))
         #expect(outcomes.count == 2)
-        guard outcomes.count == 2, case .fields(let first) = outcomes[0], case .fields(let again) = outcomes[1] else { return }
+        guard outcomes.count == 2, case .fields(let first) = outcomes[0], case .fields(let again) = outcomes[1] else {
+            return
+        }
         #expect(first == again)
         #expect(first["sequence"] == 42)
     }
@@ -141,7 +147,9 @@ struct CombustionUARTTests {
         let bad = hex("CA FE 5D 15 05 01 00")
         let outcomes = decoder.decode(.attribute(CombustionUART.tx, .notify, bad + hex("CA FE 58 A7 06 01 01 00")))
         #expect(outcomes.count == 2)
-        #expect(outcomes.first == .error(DecodeError(.badChecksum(expected: 0x155D, computed: 0x145D), at: 2, field: "crc")))
+        #expect(
+            outcomes.first == .error(DecodeError(.badChecksum(expected: 0x155D, computed: 0x145D), at: 2, field: "crc"))
+        )
         if outcomes.count == 2, case .fields(let fields) = outcomes[1] {
             #expect(fields["message"] == "read_over_temperature")
         } else {
@@ -214,7 +222,8 @@ struct CombustionUARTTests {
             encodeError(decoder, [Field("direction", "request"), Field("message_type", 0x0D)])
                 == EncodeError(.outOfRange("a probe message type"), field: "message_type"))
         #expect(
-            encodeError(decoder, [Field("direction", "request"), Field("message", "read_logs"), Field("start_sequence", 0)])
+            encodeError(
+                decoder, [Field("direction", "request"), Field("message", "read_logs"), Field("start_sequence", 0)])
                 == EncodeError(.missing, field: "end_sequence"))
         #expect(
             encodeError(decoder, [Field("direction", "response"), Field("message", "read_logs")])
@@ -256,7 +265,10 @@ struct CombustionUARTTests {
         expectRoundTrip(
             decoder,
             Fields(
-                [Field("message_type", 11), Field("message", "set_probe_high_low_alarm"), Field("direction", "request")]
+                [
+                    Field("message_type", 11), Field("message", "set_probe_high_low_alarm"),
+                    Field("direction", "request"),
+                ]
                     + alarms.entries),
             .write)
         expectRoundTrip(

@@ -7,7 +7,8 @@ struct EnvSensorTests {
 
     @Test func `envsensor decodes the worked example`() {
         // payloads.md §A.3: the 16 bytes after company 0xFFFF
-        let fields = decodeFields(decoder, .manufacturer(0xFFFF, hex("34 12 29 09 9A 15 94 27 00 00 4A 01 2E FB FF FF")))
+        let fields = decodeFields(
+            decoder, .manufacturer(0xFFFF, hex("34 12 29 09 9A 15 94 27 00 00 4A 01 2E FB FF FF")))
         expectFields(
             fields,
             [
@@ -23,13 +24,15 @@ struct EnvSensorTests {
 
     @Test func `scaled values print as their decimals`() {
         // Double(2345) / 100, never 2345 × 0.01 (23.450000000000003).
-        let fields = decodeFields(decoder, .manufacturer(0xFFFF, hex("34 12 29 09 9A 15 94 27 00 00 4A 01 2E FB FF FF")))
+        let fields = decodeFields(
+            decoder, .manufacturer(0xFFFF, hex("34 12 29 09 9A 15 94 27 00 00 4A 01 2E FB FF FF")))
         #expect(fields?["temperature_c"].map { "\($0)" } == "double(23.45)")
     }
 
     @Test func `power is the product of the two scaled doubles`() {
         // payloads.md §A.3 rounding edge: 1.01 V × 0.50 mA = 0.505000000000000004…, shown "0.51" by the app.
-        let fields = decodeFields(decoder, .manufacturer(0xFFFF, hex("00 00 00 00 00 00 00 00 00 00 65 00 32 00 00 00")))
+        let fields = decodeFields(
+            decoder, .manufacturer(0xFFFF, hex("00 00 00 00 00 00 00 00 00 00 65 00 32 00 00 00")))
         #expect(fields?["voltage_v"] == 1.01)
         #expect(fields?["current_ma"] == 0.5)
         #expect(fields?["power_mw"] == .double(1.01 * 0.5))
@@ -37,7 +40,8 @@ struct EnvSensorTests {
 
     @Test func `extremes and negatives decode`() {
         // temperature 0x8000, humidity 0xFFFF, pressure 0xFFFFFFFF, voltage 0xFFFF, current 0x80000000
-        let fields = decodeFields(decoder, .manufacturer(0xFFFF, hex("FF FF 00 80 FF FF FF FF FF FF FF FF 00 00 00 80")))
+        let fields = decodeFields(
+            decoder, .manufacturer(0xFFFF, hex("FF FF 00 80 FF FF FF FF FF FF FF FF 00 00 00 80")))
         expectFields(
             fields,
             [
@@ -60,7 +64,8 @@ struct EnvSensorTests {
     }
 
     @Test func `a long payload is a bad length`() {
-        let error = decodeError(decoder, .manufacturer(0xFFFF, hex("34 12 29 09 9A 15 94 27 00 00 4A 01 2E FB FF FF 00")))
+        let error = decodeError(
+            decoder, .manufacturer(0xFFFF, hex("34 12 29 09 9A 15 94 27 00 00 4A 01 2E FB FF FF 00")))
         #expect(error == DecodeError(.badLength(declared: 16, available: 17), at: 0, field: "payload"))
     }
 

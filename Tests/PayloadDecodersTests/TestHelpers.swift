@@ -26,7 +26,9 @@ extension Payload {
     }
 
     /// Where the decoder's first match key says its payloads come from.
-    static func matching(_ decoder: some PayloadDecoder, _ bytes: [UInt8], _ operation: ValueOperation = .notify)
+    static func matching(
+        _ decoder: some PayloadDecoder, _ bytes: [UInt8], _ operation: ValueOperation = .notify
+    )
         -> Payload
     {
         switch decoder.matches.first {
