@@ -7,6 +7,7 @@ public enum Registry {
             CombustionAdvert(),
             CombustionStatus(),
             CombustionUART(),
+            AdafruitUART(),
         ]
     }
 
@@ -17,6 +18,7 @@ public enum Registry {
             CombustionAdvert(),
             CombustionStatus(),
             CombustionUART(),
+            AdafruitUART(),
         ]
     }
 
