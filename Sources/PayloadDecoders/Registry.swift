@@ -8,6 +8,14 @@ public enum Registry {
             CombustionStatus(),
             CombustionUART(),
             AdafruitUART(),
+            SIGTemperatureMeasurement(),
+            SIGTemperatureMeasurement(intermediate: true),
+            SIGTemperature(),
+            SIGHumidity(),
+            SIGPressure(),
+            SIGBatteryLevel(),
+            SIGHeartRate(),
+            SIGText(),
         ]
     }
 
@@ -19,6 +27,10 @@ public enum Registry {
             CombustionStatus(),
             CombustionUART(),
             AdafruitUART(),
+            SIGTemperatureMeasurement(),
+            SIGTemperatureMeasurement(intermediate: true),
+            SIGBatteryLevel(),
+            SIGHeartRate(),
         ]
     }
 
