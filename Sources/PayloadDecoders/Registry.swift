@@ -16,6 +16,11 @@ public enum Registry {
             SIGBatteryLevel(),
             SIGHeartRate(),
             SIGText(),
+            AppleIBeacon(),
+            EddystoneUID(),
+            EddystoneURL(),
+            EddystoneTLM(),
+            EddystoneEID(),
         ]
     }
 
@@ -31,6 +36,11 @@ public enum Registry {
             SIGTemperatureMeasurement(intermediate: true),
             SIGBatteryLevel(),
             SIGHeartRate(),
+            AppleIBeacon(),
+            EddystoneUID(),
+            EddystoneURL(),
+            EddystoneTLM(),
+            EddystoneEID(),
         ]
     }
 
