@@ -21,6 +21,7 @@ public enum Registry {
             EddystoneURL(),
             EddystoneTLM(),
             EddystoneEID(),
+            BTHome(),
         ]
     }
 
@@ -41,6 +42,7 @@ public enum Registry {
             EddystoneURL(),
             EddystoneTLM(),
             EddystoneEID(),
+            BTHome(),
         ]
     }
 
