@@ -24,7 +24,7 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
         var seen: Set<String> = []
         let objects = BTHomeObject.all.filter { seen.insert($0.name).inserted }.flatMap { object in
             let description = FieldDescription(
-                object.name, unit: object.unit, "object 0x\(CombustionUART.hex2(object.id))")
+                object.name, unit: object.unit, "object 0x\(hex2(object.id))")
             guard case .dimmer = object.format else { return [description] }
             return [description, FieldDescription("\(object.name)_steps", "dimmer steps")]
         }
@@ -63,7 +63,7 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
             let id = try reader.u8("object_id")
             guard let object = BTHomeObject.byID[id] else {
                 throw DecodeError(
-                    .badValue("unknown object id 0x\(CombustionUART.hex2(id))"), at: offset, field: "object_id")
+                    .badValue("unknown object id 0x\(hex2(id))"), at: offset, field: "object_id")
             }
             for (name, value) in try object.read(&reader) {
                 occurrences[name, default: 0] += 1

@@ -58,7 +58,7 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
         let productType = try reader.u8("product_type")
         fields.append("product_type", .int(Int64(productType)))
         fields.append("product", productTypes.name(productType))
-        fields.append("serial", .string(serialText(try reader.u32le("serial"))))
+        fields.append("serial", .string(hexDigits(UInt64(try reader.u32le("serial")), 8)))
         let temperatures = try Combustion.readTemperatures(&reader)
 
         guard let modeByte = try optionalByte(&reader, "mode") else {
@@ -88,18 +88,13 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
         reader.isAtEnd ? nil : try reader.u8(field)
     }
 
-    static func serialText(_ serial: UInt32) -> String {
-        let digits = String(serial, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 8 - digits.count) + digits
-    }
-
     /// Writes as many tail bytes as the fields carry (mode, battery, network, overheating,
     /// preferences: each needs the ones before it).
     public func encode(_ fields: Fields) throws(EncodeError) -> [UInt8] {
         var writer = ByteWriter(capacity: 23)
         writer.u8(UInt8(try fields.integer("product_type", in: 1...2)))
         let serial = try fields.string("serial")
-        guard serial.count == 8, let number = UInt32(serial, radix: 16) else {
+        guard serial.count == 8, serial.allSatisfy(\.isHexDigit), let number = UInt32(serial, radix: 16) else {
             throw EncodeError(.wrongType(expected: "8 hex digits"), field: "serial")
         }
         writer.u32le(number)

@@ -157,10 +157,6 @@ public struct CombustionUART: PayloadDecoder, PayloadEncoder {
         return fields
     }
 
-    static func hex2(_ byte: UInt8) -> String {
-        (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-    }
-
     // MARK: - Payloads (§5.4)
 
     static func readPayload(

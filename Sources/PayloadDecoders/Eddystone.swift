@@ -111,7 +111,7 @@ public struct EddystoneURL: PayloadDecoder, PayloadEncoder {
                 url.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 throw DecodeError(
-                    .badValue("URL byte 0x\(CombustionUART.hex2(byte)) is reserved"), at: offset, field: "url")
+                    .badValue("URL byte 0x\(hex2(byte)) is reserved"), at: offset, field: "url")
             }
         }
         return [txPower, Field("url", .string(url))]

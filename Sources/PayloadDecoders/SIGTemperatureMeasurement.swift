@@ -65,13 +65,8 @@ public struct SIGTemperatureMeasurement: PayloadDecoder, PayloadEncoder {
         try reader.require(7, "timestamp")
         let year = try reader.u16le("timestamp")
         var parts: [String] = []
-        for _ in 0..<5 { parts.append(padded(Int(try reader.u8("timestamp")), 2)) }
-        return "\(padded(Int(year), 4))-\(parts[0])-\(parts[1]) \(parts[2]):\(parts[3]):\(parts[4])"
-    }
-
-    static func padded(_ number: Int, _ width: Int) -> String {
-        let digits = String(number)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        for _ in 0..<5 { parts.append(zeroPadded(Int(try reader.u8("timestamp")), 2)) }
+        return "\(zeroPadded(Int(year), 4))-\(parts[0])-\(parts[1]) \(parts[2]):\(parts[3]):\(parts[4])"
     }
 
     /// Takes `temperature_f` when present, otherwise `temperature_c`; `timestamp` and
