@@ -8,11 +8,11 @@ import ByteReading
 ///     0      product type         1 probe, 2 repeater (others have other layouts → not ours)
 ///     1…4    serial               u32 LE, shown as 8 upper-case hex digits
 ///     5…17   raw temperatures     8 × 13 bits (§2.3)
-///     18     mode / colour / id   §6.1           ┐
-///     19     battery + virtual    §6.2           │ older firmware stops earlier;
-///     20     network information  §6.9 (hops)    │ each is read only when present
-///     21     overheating sensors  §6.8           │
-///     22     preferences          §6.7 (not in the spec; newer firmware)
+///     18     mode / colour / id   §6.1
+///     19     battery + virtual    §6.2     18…22 are optional: older firmware stops earlier,
+///     20     network information  §6.9     so each is read only when it is there
+///     21     overheating sensors  §6.8
+///     22     preferences          §6.7     not in the spec; newer firmware
 public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
     public init() {}
 

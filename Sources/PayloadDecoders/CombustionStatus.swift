@@ -23,7 +23,8 @@ import ByteReading
 public struct CombustionStatus: PayloadDecoder, PayloadEncoder {
     public init() {}
 
-    public static let characteristic = BluetoothUUID("00000101-caab-3792-3d44-97ae51c1407a")!
+    /// 00000101-caab-3792-3d44-97ae51c1407a
+    public static let characteristic = BluetoothUUID(high: 0x0000_0101_CAAB_3792, low: 0x3D44_97AE_51C1_407A)
 
     public var id: String { "combustion.status" }
     public var summary: String { "Combustion Inc. probe status: temperatures, prediction, food safety, alarms" }

@@ -12,10 +12,10 @@ import ByteReading
 public struct CombustionUART: PayloadDecoder, PayloadEncoder {
     public init() {}
 
-    /// Phone → probe: requests, written.
-    public static let rx = BluetoothUUID("6e400002-b5a3-f393-e0a9-e50e24dcca9e")!
-    /// Probe → phone: responses, notified.
-    public static let tx = BluetoothUUID("6e400003-b5a3-f393-e0a9-e50e24dcca9e")!
+    /// 6e400002-b5a3-f393-e0a9-e50e24dcca9e, phone → probe: requests, written.
+    public static let rx = BluetoothUUID(high: 0x6E40_0002_B5A3_F393, low: 0xE0A9_E50E_24DC_CA9E)
+    /// 6e400003-b5a3-f393-e0a9-e50e24dcca9e, probe → phone: responses, notified.
+    public static let tx = BluetoothUUID(high: 0x6E40_0003_B5A3_F393, low: 0xE0A9_E50E_24DC_CA9E)
     static let sync: [UInt8] = [0xCA, 0xFE]
 
     public var id: String { "combustion.uart" }

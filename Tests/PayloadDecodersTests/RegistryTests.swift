@@ -51,6 +51,15 @@ struct RegistryTests {
             ])
     }
 
+    @Test func `the 128-bit characteristics are the ones in the specs`() {
+        // combustion.md §3
+        #expect(CombustionStatus.characteristic.description == "00000101-caab-3792-3d44-97ae51c1407a")
+        #expect(CombustionUART.rx.description == "6e400002-b5a3-f393-e0a9-e50e24dcca9e")
+        #expect(CombustionUART.tx.description == "6e400003-b5a3-f393-e0a9-e50e24dcca9e")
+        // On the air they are byte-reversed.
+        #expect(CombustionUART.tx.wireBytes() == hex("9E CA DC 24 0E E5 A9 E0 93 F3 A3 B5 03 00 40 6E"))
+    }
+
     @Test func `a UART value goes to exactly one of the two UART decoders`() {
         let decoders = Registry.builtIn().filter { $0.matches.contains(.characteristic(CombustionUART.tx)) }
         let frame = Payload.attribute(CombustionUART.tx, .notify, hex("CA FE 58 A7 06 01 01 00"))
