@@ -137,10 +137,10 @@ public struct EddystoneURL: PayloadDecoder, PayloadEncoder {
                 rest = rest.dropFirst(Self.expansions[code].count)
                 continue
             }
-            guard let scalar = rest.unicodeScalars.first, (0x21...0x7E).contains(scalar.value) else {
+            guard let ascii = rest.first?.asciiValue, (0x21...0x7E).contains(ascii) else {
                 throw EncodeError(.outOfRange("printable ASCII"), field: "url")
             }
-            writer.u8(UInt8(scalar.value))
+            writer.u8(ascii)
             rest = rest.dropFirst()
         }
         guard writer.count - 3 <= Self.maximumEncodedLength else {

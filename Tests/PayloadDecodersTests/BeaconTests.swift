@@ -191,6 +191,7 @@ struct EddystoneTests {
             encodeError(url, [Field("tx_power_dbm", 0), Field("url", "ftp://example.com")])
                 == EncodeError(.outOfRange("an http:// or https:// URL"), field: "url"))
         #expect(encodeError(url, [Field("tx_power_dbm", 0), Field("url", "https://a b")])?.field == "url")
+        #expect(encodeError(url, [Field("tx_power_dbm", 0), Field("url", "https://e\u{301}")])?.field == "url")
         #expect(
             encodeError(url, [Field("tx_power_dbm", 0), Field("url", "https://abcdefghijklmnopqr")])?.field == "url")
         #expect(
