@@ -2,7 +2,7 @@ import BluetoothPackets
 import ByteReading
 import Testing
 
-@testable import PayloadDecoders
+import PayloadDecoders
 
 struct CombustionUARTTests {
     let decoder = CombustionUART()
