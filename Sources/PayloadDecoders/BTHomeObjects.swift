@@ -1,0 +1,209 @@
+import ByteReading
+
+/// One BTHome v2 object: an id byte, then a value whose length the id fixes (payloads.md §E, from
+/// bthome-ble's const.py and bthome.io). Numbers are little-endian; value = raw × factor.
+struct BTHomeObject: Sendable {
+    enum Format: Sendable {
+        /// An integer of `size` bytes; value = raw × multiplier / divisor (whole raw values stay ints).
+        case number(size: Int, signed: Bool, multiplier: Int64 = 1, divisor: Int64 = 1)
+        /// One byte, 0 false, anything else true.
+        case binary
+        /// One byte: a button event.
+        case button
+        /// Two bytes: a dimmer event and a step count; gives `<name>` and `<name>_steps`.
+        case dimmer
+        /// A length byte, then UTF-8 text.
+        case text
+        /// A length byte, then bytes (written as hex).
+        case raw
+        /// `size` bytes, most significant last, written "major.minor.patch[.build]".
+        case firmwareVersion(size: Int)
+    }
+
+    var id: UInt8
+    var name: String
+    var unit: String?
+    var format: Format
+
+    init(_ id: UInt8, _ name: String, _ format: Format, unit: String? = nil) {
+        self.id = id
+        self.name = name
+        self.format = format
+        self.unit = unit
+    }
+
+    static func u(_ size: Int, _ divisor: Int64 = 1) -> Format { .number(size: size, signed: false, divisor: divisor) }
+    static func s(_ size: Int, _ divisor: Int64 = 1) -> Format { .number(size: size, signed: true, divisor: divisor) }
+
+    /// Every object this decoder knows, in id order. An id not listed here stops decoding: its
+    /// length is unknown, so nothing after it can be found.
+    static let all: [BTHomeObject] =
+        [
+            BTHomeObject(0x00, "packet_id", u(1)),
+            BTHomeObject(0x01, "battery_pct", u(1), unit: "%"),
+            BTHomeObject(0x02, "temperature_c", s(2, 100), unit: "°C"),
+            BTHomeObject(0x03, "humidity_pct", u(2, 100), unit: "%"),
+            BTHomeObject(0x04, "pressure_hpa", u(3, 100), unit: "hPa"),
+            BTHomeObject(0x05, "illuminance_lux", u(3, 100), unit: "lx"),
+            BTHomeObject(0x06, "mass_kg", u(2, 100), unit: "kg"),
+            BTHomeObject(0x07, "mass_lb", u(2, 100), unit: "lb"),
+            BTHomeObject(0x08, "dew_point_c", s(2, 100), unit: "°C"),
+            BTHomeObject(0x09, "count", u(1)),
+            BTHomeObject(0x0A, "energy_kwh", u(3, 1000), unit: "kWh"),
+            BTHomeObject(0x0B, "power_w", u(3, 100), unit: "W"),
+            BTHomeObject(0x0C, "voltage_v", u(2, 1000), unit: "V"),
+            BTHomeObject(0x0D, "pm2_5_ug_m3", u(2), unit: "µg/m³"),
+            BTHomeObject(0x0E, "pm10_ug_m3", u(2), unit: "µg/m³"),
+            BTHomeObject(0x0F, "generic_boolean", .binary),
+            BTHomeObject(0x10, "power_on", .binary),
+            BTHomeObject(0x11, "opening", .binary),
+            BTHomeObject(0x12, "co2_ppm", u(2), unit: "ppm"),
+            BTHomeObject(0x13, "tvoc_ug_m3", u(2), unit: "µg/m³"),
+            BTHomeObject(0x14, "moisture_pct", u(2, 100), unit: "%"),
+        ] + binarySensors + [
+            BTHomeObject(0x2E, "humidity_pct", u(1), unit: "%"),
+            BTHomeObject(0x2F, "moisture_pct", u(1), unit: "%"),
+            BTHomeObject(0x3A, "button", .button),
+            BTHomeObject(0x3C, "dimmer", .dimmer),
+            BTHomeObject(0x3D, "count", u(2)),
+            BTHomeObject(0x3E, "count", u(4)),
+            BTHomeObject(0x3F, "rotation_deg", s(2, 10), unit: "°"),
+            BTHomeObject(0x40, "distance_mm", u(2), unit: "mm"),
+            BTHomeObject(0x41, "distance_m", u(2, 10), unit: "m"),
+            BTHomeObject(0x42, "duration_s", u(3, 1000), unit: "s"),
+            BTHomeObject(0x43, "current_a", u(2, 1000), unit: "A"),
+            BTHomeObject(0x44, "speed_m_s", u(2, 100), unit: "m/s"),
+            BTHomeObject(0x45, "temperature_c", s(2, 10), unit: "°C"),
+            BTHomeObject(0x46, "uv_index", u(1, 10)),
+            BTHomeObject(0x47, "volume_l", u(2, 10), unit: "L"),
+            BTHomeObject(0x48, "volume_ml", u(2), unit: "mL"),
+            BTHomeObject(0x49, "volume_flow_rate_m3_h", u(2, 1000), unit: "m³/h"),
+            BTHomeObject(0x4A, "voltage_v", u(2, 10), unit: "V"),
+            BTHomeObject(0x4B, "gas_m3", u(3, 1000), unit: "m³"),
+            BTHomeObject(0x4C, "gas_m3", u(4, 1000), unit: "m³"),
+            BTHomeObject(0x4D, "energy_kwh", u(4, 1000), unit: "kWh"),
+            BTHomeObject(0x4E, "volume_l", u(4, 1000), unit: "L"),
+            BTHomeObject(0x4F, "water_l", u(4, 1000), unit: "L"),
+            BTHomeObject(0x50, "timestamp", u(4), unit: "s"),
+            BTHomeObject(0x51, "acceleration_m_s2", u(2, 1000), unit: "m/s²"),
+            BTHomeObject(0x52, "gyroscope_deg_s", u(2, 1000), unit: "°/s"),
+            BTHomeObject(0x53, "text", .text),
+            BTHomeObject(0x54, "raw", .raw),
+            BTHomeObject(0x55, "volume_storage_l", u(4, 1000), unit: "L"),
+            BTHomeObject(0x56, "conductivity_us_cm", u(2), unit: "µS/cm"),
+            BTHomeObject(0x57, "temperature_c", s(1), unit: "°C"),
+            BTHomeObject(
+                0x58, "temperature_c", .number(size: 1, signed: true, multiplier: 35, divisor: 100), unit: "°C"),
+            BTHomeObject(0x59, "count", s(1)),
+            BTHomeObject(0x5A, "count", s(2)),
+            BTHomeObject(0x5B, "count", s(4)),
+            BTHomeObject(0x5C, "power_w", s(4, 100), unit: "W"),
+            BTHomeObject(0x5D, "current_a", s(2, 1000), unit: "A"),
+            BTHomeObject(0xF0, "device_type_id", u(2)),
+            BTHomeObject(0xF1, "firmware_version", .firmwareVersion(size: 4)),
+            BTHomeObject(0xF2, "firmware_version", .firmwareVersion(size: 3)),
+        ]
+
+    /// 0x15–0x2D: one byte each, 0 or 1.
+    static let binarySensors: [BTHomeObject] = [
+        "battery_low", "battery_charging", "carbon_monoxide", "cold", "connectivity", "door", "garage_door", "gas",
+        "heat", "light", "lock", "moisture", "motion", "moving", "occupancy", "plug", "presence", "problem",
+        "running", "safety", "smoke", "sound", "tamper", "vibration", "window",
+    ].enumerated().map { BTHomeObject(0x15 + UInt8($0.offset), $0.element, .binary) }
+
+    static let byID: [UInt8: BTHomeObject] = Dictionary(
+        all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+
+    static let buttonEvents: CodeNames = [
+        0x00: "none", 0x01: "press", 0x02: "double_press", 0x03: "triple_press", 0x04: "long_press",
+        0x05: "long_double_press", 0x06: "long_triple_press", 0x80: "hold_press",
+    ]
+    static let dimmerEvents: CodeNames = [0: "none", 1: "rotate_left", 2: "rotate_right"]
+
+    // MARK: - Reading
+
+    /// The object's value (after its id byte), as one or two named values.
+    func read(_ reader: inout ByteReader) throws(DecodeError) -> [(name: String, value: FieldValue)] {
+        switch format {
+        case .number(let size, let signed, let multiplier, let divisor):
+            let raw =
+                signed
+                ? try reader.signed(size: size, .little, name) : Int64(try reader.unsigned(size: size, .little, name))
+            if multiplier == 1, divisor == 1 { return [(name, .int(raw))] }
+            return [(name, .double(Double(raw * multiplier) / Double(divisor)))]
+        case .binary:
+            return [(name, .bool(try reader.u8(name) != 0))]
+        case .button:
+            return [(name, Self.buttonEvents.name(try reader.u8(name)))]
+        case .dimmer:
+            let event = try reader.u8(name)
+            let steps = try reader.u8("\(name)_steps")
+            return [(name, Self.dimmerEvents.name(event)), ("\(name)_steps", .int(Int64(steps)))]
+        case .text:
+            let length = Int(try reader.u8("\(name)_length"))
+            let offset = reader.offset
+            guard let text = String(validating: try reader.bytes(length, name), as: UTF8.self) else {
+                throw DecodeError(.badValue("not UTF-8"), at: offset, field: name)
+            }
+            return [(name, .string(text))]
+        case .raw:
+            let length = Int(try reader.u8("\(name)_length"))
+            return [(name, .string(Hex.encode(try reader.bytes(length, name))))]
+        case .firmwareVersion(let size):
+            let parts = try reader.array(size, name).reversed().map { String($0) }
+            return [(name, .string(parts.joined(separator: ".")))]
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Writes the id and the value. `steps` is the `<name>_steps` value that goes with a dimmer.
+    func write(
+        _ value: FieldValue, steps: FieldValue?, field: String, to writer: inout ByteWriter
+    )
+        throws(EncodeError)
+    {
+        writer.u8(id)
+        let one = Fields([Field(field, value)])
+        switch format {
+        case .number(let size, let signed, let multiplier, let divisor):
+            let bits = Int64(8 * size)
+            let range: ClosedRange<Int64> =
+                signed ? -(1 << (bits - 1))...((1 << (bits - 1)) - 1) : 0...((1 << bits) - 1)
+            if multiplier == 1, divisor == 1 {
+                writer.unsigned(UInt64(bitPattern: try one.integer(field, in: range)), size: size, .little)
+            } else {
+                let steps = (try one.number(field) * Double(divisor) / Double(multiplier)).rounded()
+                guard steps >= Double(range.lowerBound), steps <= Double(range.upperBound) else {
+                    throw EncodeError(.outOfRange("raw \(range.lowerBound)…\(range.upperBound)"), field: field)
+                }
+                writer.unsigned(UInt64(bitPattern: Int64(steps)), size: size, .little)
+            }
+        case .binary:
+            writer.u8(try one.bool(field) ? 1 : 0)
+        case .button:
+            writer.u8(UInt8(try one.code(field, Self.buttonEvents, max: 255)))
+        case .dimmer:
+            writer.u8(UInt8(try one.code(field, Self.dimmerEvents, max: 255)))
+            let stepsName = "\(field)_steps"
+            guard let steps else { throw EncodeError(.missing, field: stepsName) }
+            writer.u8(UInt8(try Fields([Field(stepsName, steps)]).integer(stepsName, in: 0...255)))
+        case .text:
+            let bytes = Array(try one.string(field).utf8)
+            guard bytes.count <= 255 else { throw EncodeError(.outOfRange("at most 255 bytes"), field: field) }
+            writer.u8(UInt8(bytes.count))
+            writer.append(bytes)
+        case .raw:
+            let bytes = try one.hexBytes(field)
+            guard bytes.count <= 255 else { throw EncodeError(.outOfRange("at most 255 bytes"), field: field) }
+            writer.u8(UInt8(bytes.count))
+            writer.append(bytes)
+        case .firmwareVersion(let size):
+            let parts = try one.string(field).split(separator: ".", omittingEmptySubsequences: false).map { UInt8($0) }
+            guard parts.count == size, parts.allSatisfy({ $0 != nil }) else {
+                throw EncodeError(.outOfRange("\(size) numbers 0…255 separated by dots"), field: field)
+            }
+            writer.append(parts.compactMap { $0 }.reversed())
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ByteReading
+
+/// EnvSensor board manufacturer data (payloads.md §A.1): exactly 16 bytes after the company id,
+/// little-endian, `<HhHIHi`.
+public struct EnvSensor: PayloadDecoder, PayloadEncoder {
+    /// 0xFFFF on the original boards; later firmware sends 0xABCD (payloads.md §A.1).
+    public var company: UInt16
+
+    public init(company: UInt16 = DecoderOptions().envSensorCompany) { self.company = company }
+
+    public var id: String { "envsensor" }
+    public var summary: String { "EnvSensor board: temperature, humidity, pressure, voltage and current" }
+    public var matches: [MatchKey] { [.company(company)] }
+    public var fields: [FieldDescription] {
+        [
+            FieldDescription("nonce", "counter the app uses to drop repeated advertisements"),
+            FieldDescription("temperature_c", unit: "°C", "temperature, 0.01 °C steps"),
+            FieldDescription("humidity_pct", unit: "%", "relative humidity, 0.01 % steps"),
+            FieldDescription("pressure_hpa", unit: "hPa", "air pressure, 0.1 hPa steps"),
+            FieldDescription("voltage_v", unit: "V", "supply voltage, 0.01 V steps"),
+            FieldDescription("current_ma", unit: "mA", "current, 0.01 mA steps, negative when discharging"),
+            FieldDescription("power_mw", unit: "mW", "voltage × current, computed as the app does"),
+        ]
+    }
+
+    static let payloadLength = 16
+
+    public func decode(_ payload: Payload) -> [DecodeOutcome] {
+        [decoding(payload.bytes, Self.read)]
+    }
+
+    static func read(_ reader: inout ByteReader) throws(DecodeError) -> Fields {
+        // The app drops any other length without a word; we say so.
+        guard reader.remaining == payloadLength else {
+            throw DecodeError(
+                .badLength(declared: payloadLength, available: reader.remaining), at: reader.offset, field: "payload")
+        }
+        let nonce = try reader.u16le("nonce")
+        let temperature = try reader.i16le("temperature_c")
+        let humidity = try reader.u16le("humidity_pct")
+        let pressure = try reader.u32le("pressure_hpa")
+        let voltage = try reader.u16le("voltage_v")
+        let current = try reader.i32le("current_ma")
+
+        // Power is the product of the two scaled Doubles, exactly as the app computes it, so that
+        // it rounds for display as the app does (§A.3: 1.01 V × 0.50 mA shows as 0.51, not 0.50).
+        let volts = Double(voltage) / 100
+        let milliamps = Double(current) / 100
+        return [
+            Field("nonce", .int(Int64(nonce))),
+            Field("temperature_c", .double(Double(temperature) / 100)),
+            Field("humidity_pct", .double(Double(humidity) / 100)),
+            Field("pressure_hpa", .double(Double(pressure) / 10)),
+            Field("voltage_v", .double(volts)),
+            Field("current_ma", .double(milliamps)),
+            Field("power_mw", .double(volts * milliamps)),
+        ]
+    }
+
+    /// `power_mw` is derived, so it is not read.
+    public func encode(_ fields: Fields) throws(EncodeError) -> [UInt8] {
+        var writer = ByteWriter(capacity: Self.payloadLength)
+        writer.u16le(UInt16(try fields.integer("nonce", in: 0...0xFFFF)))
+        writer.u16le(UInt16(truncatingIfNeeded: try fields.raw("temperature_c", divisor: 100, in: -0x8000...0x7FFF)))
+        writer.u16le(UInt16(try fields.raw("humidity_pct", divisor: 100, in: 0...0xFFFF)))
+        writer.u32le(UInt32(try fields.raw("pressure_hpa", divisor: 10, in: 0...0xFFFF_FFFF)))
+        writer.u16le(UInt16(try fields.raw("voltage_v", divisor: 100, in: 0...0xFFFF)))
+        writer.u32le(
+            UInt32(truncatingIfNeeded: try fields.raw("current_ma", divisor: 100, in: -0x8000_0000...0x7FFF_FFFF)))
+        return writer.bytes
+    }
+}

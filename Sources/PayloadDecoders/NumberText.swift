@@ -1,0 +1,16 @@
+// Numbers written as text in field values and error messages.
+
+/// Upper-case hex digits, zero-padded on the left to `width` (serial "1000ABCD").
+func hexDigits(_ value: UInt64, _ width: Int) -> String {
+    padded(String(value, radix: 16, uppercase: true), width)
+}
+
+/// Two hex digits, as codes are quoted in the specs ("0x0D").
+func hex2(_ byte: UInt8) -> String { hexDigits(UInt64(byte), 2) }
+
+/// Decimal digits, zero-padded on the left to `width` ("2024-11-20 09:05:00").
+func zeroPadded(_ number: Int, _ width: Int) -> String { padded(String(number), width) }
+
+private func padded(_ digits: String, _ width: Int) -> String {
+    String(repeating: "0", count: max(0, width - digits.count)) + digits
+}

@@ -1,0 +1,18 @@
+import ByteReading
+
+// Sub-type checks for decoders that share a match key: they look at the first bytes (through
+// ByteReader, like every other read) before deciding whether a payload is theirs.
+extension Payload {
+    /// The first byte, or nil when there are no bytes.
+    var firstByte: UInt8? { try? ByteReader.reading(bytes, Self.readFirstByte) }
+
+    /// True when the bytes begin with `prefix`.
+    func starts(with prefix: [UInt8]) -> Bool {
+        let leading = try? ByteReader.reading(bytes) { (reader: inout ByteReader) throws(DecodeError) in
+            try reader.array(prefix.count)
+        }
+        return leading == prefix
+    }
+
+    private static func readFirstByte(_ reader: inout ByteReader) throws(DecodeError) -> UInt8 { try reader.u8() }
+}
