@@ -16,6 +16,7 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
         .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
+        .target(name: "GoldenDiff", dependencies: ["JSON"]),
         .target(name: "BluetapeCLI", dependencies: ["CaptureFiles", "JSON"]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
