@@ -22,6 +22,8 @@ public enum CommandLineTool {
 
     static var commands: [any Command.Type] { [
         InfoCommand.self,
+        DiffCommand.self,
+        GoldenCommand.self,
     ] }
 
     static var overview: String {
