@@ -25,6 +25,7 @@ let package = Package(
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
         .testTarget(name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "TestSupport"]),
+        .testTarget(name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )
