@@ -42,7 +42,7 @@ public struct GoldenUpdate: Sendable, Equatable {
                 return .created(readings: ReadingLines(new).count)
             }
             let old = try Files.read(member.golden)
-            if old == new { return .unchanged(readings: ReadingLines(new).count) }
+            if ReadingLines.sameBytes(old, new) { return .unchanged(readings: ReadingLines(new).count) }
             let report = ReadingsDiff.compare(
                 expected: ReadingLines(old), actual: ReadingLines(new),
                 settings: DiffSettings(alignment: config.alignment ?? .frame))

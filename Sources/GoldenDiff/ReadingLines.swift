@@ -29,10 +29,6 @@ public struct ReadingLines: Sendable {
     /// The 1-based line number of reading `i` in the text (blank lines are counted, not kept).
     public func lineNumber(_ i: Int) -> Int { spans[i].number }
 
-    public func text(_ i: Int) -> String {
-        String(decoding: bytes[spans[i].start..<spans[i].end], as: UTF8.self)
-    }
-
     /// Whether reading `i` here and reading `j` in `other` are the same bytes.
     func isIdentical(_ i: Int, to other: ReadingLines, _ j: Int) -> Bool {
         let a = spans[i]
@@ -48,16 +44,16 @@ public struct ReadingLines: Sendable {
     /// Whether both texts hold the same readings in the same order, byte for byte: the common case
     /// of a check with nothing changed, answered without looking inside a single line.
     func isIdentical(to other: ReadingLines) -> Bool {
-        if bytes.count == other.bytes.count {
-            let same = bytes.withUnsafeBytes { mine in
-                other.bytes.withUnsafeBytes { theirs in
-                    mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
-                }
-            }
-            if same { return true }
-        }
+        if Self.sameBytes(bytes, other.bytes) { return true }
         guard count == other.count else { return false }
         return (0..<count).allSatisfy { isIdentical($0, to: other, $0) }
+    }
+
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { left in
+            b.withUnsafeBytes { right in left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+        }
     }
 
     static func split(_ bytes: [UInt8]) -> [LineSpan] {
