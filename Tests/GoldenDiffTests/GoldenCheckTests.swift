@@ -236,11 +236,11 @@ struct GoldenCheckTests {
                 """#)
     }
 
-    @Test func `the default directory is captures and a missing one is unreadable input`() {
-        let (code, out, err) = runTool(["golden", "check"])
+    @Test func `a missing directory is unreadable input`() {
+        let (code, out, err) = runTool(["golden", "check", dir + "/captures"])
         #expect(code == 3)
         #expect(out == "")
-        #expect(err == "error: captures: no such file or directory\n")
+        #expect(err == "error: \(dir)/captures: no such file or directory\n")
     }
 
     @Test func `options of the other action are usage errors`() {
