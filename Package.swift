@@ -18,7 +18,10 @@ let package = Package(
         .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
         .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles"]),
         .target(name: "EventOutput", dependencies: ["BluetoothTracking", "JSON"]),
-        .target(name: "BluetapeCLI", dependencies: ["CaptureFiles", "JSON", "BluetoothTracking", "EventOutput"]),
+        .target(name: "GoldenDiff", dependencies: ["JSON"]),
+        .target(
+            name: "BluetapeCLI",
+            dependencies: ["CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff"]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
         .target(name: "TestSupport", dependencies: ["CaptureFiles"], path: "Tests/TestSupport"),
@@ -26,6 +29,7 @@ let package = Package(
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
         .testTarget(name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "TestSupport"]),
+        .testTarget(name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

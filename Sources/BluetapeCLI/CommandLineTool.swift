@@ -24,6 +24,8 @@ public enum CommandLineTool {
         InfoCommand.self,
         EventsCommand.self,
         GattCommand.self,
+        DiffCommand.self,
+        GoldenCommand.self,
     ] }
 
     static var overview: String {

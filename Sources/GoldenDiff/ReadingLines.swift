@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The readings of one JSONL text: one byte range per non-blank line, kept with its 1-based line
+/// number. The text is never copied or decoded here; lines are compared as bytes.
+public struct ReadingLines: Sendable {
+    public let bytes: [UInt8]
+    let spans: [LineSpan]
+
+    struct LineSpan: Sendable {
+        var start: Int
+        var end: Int
+        var number: Int
+    }
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        spans = Self.split(bytes)
+    }
+
+    public init(_ text: String) { self.init(Array(text.utf8)) }
+
+    /// Readings in the text.
+    public var count: Int { spans.count }
+
+    /// The 1-based line number of reading `i` in the text (blank lines are counted, not kept).
+    public func lineNumber(_ i: Int) -> Int { spans[i].number }
+
+    /// Whether reading `i` here and reading `j` in `other` are the same bytes.
+    func isIdentical(_ i: Int, to other: ReadingLines, _ j: Int) -> Bool {
+        let a = spans[i]
+        let b = other.spans[j]
+        guard a.end - a.start == b.end - b.start else { return false }
+        return bytes.withUnsafeBufferPointer { mine in
+            other.bytes.withUnsafeBufferPointer { theirs in
+                memcmp(mine.baseAddress! + a.start, theirs.baseAddress! + b.start, a.end - a.start) == 0
+            }
+        }
+    }
+
+    /// Whether both texts hold the same readings in the same order, byte for byte: the common case
+    /// of a check with nothing changed, answered without looking inside a single line.
+    func isIdentical(to other: ReadingLines) -> Bool {
+        if Self.sameBytes(bytes, other.bytes) { return true }
+        guard count == other.count else { return false }
+        return (0..<count).allSatisfy { isIdentical($0, to: other, $0) }
+    }
+
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { left in
+            b.withUnsafeBytes { right in left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+        }
+    }
+
+    static func split(_ bytes: [UInt8]) -> [LineSpan] {
+        var spans: [LineSpan] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            var number = 1
+            while start < buffer.count {
+                let newline = memchr(base + start, 0x0A, buffer.count - start)
+                var end =
+                    newline.map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
+                let next = end + 1
+                if end > start, buffer[end - 1] == 0x0D { end -= 1 }  // CRLF files compare like LF files
+                if !isBlank(buffer, start, end) { spans.append(LineSpan(start: start, end: end, number: number)) }
+                start = next
+                number += 1
+            }
+        }
+        return spans
+    }
+
+    private static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var i = start
+        while i < end {
+            switch buffer[i] {
+            case 0x20, 0x09, 0x0D: i += 1
+            default: return false
+            }
+        }
+        return true
+    }
+}
