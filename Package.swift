@@ -19,9 +19,12 @@ let package = Package(
         .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles"]),
         .target(name: "EventOutput", dependencies: ["BluetoothTracking", "JSON"]),
         .target(name: "GoldenDiff", dependencies: ["JSON"]),
+        .target(name: "Readings", dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"]),
         .target(
             name: "BluetapeCLI",
-            dependencies: ["CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff"]),
+            dependencies: [
+                "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Readings",
+            ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
         .target(name: "TestSupport", dependencies: ["CaptureFiles"], path: "Tests/TestSupport"),

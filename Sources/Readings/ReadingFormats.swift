@@ -1,0 +1,161 @@
+import BluetoothPackets
+import ByteReading
+import JSON
+import PayloadDecoders
+
+/// Readings as JSON Lines: canonical, so that golden files change only when readings do.
+public enum ReadingJSON {
+    public static func write(_ reading: Reading, to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("frame")
+        w.int(reading.frame)
+        w.key("ts")
+        w.timestamp(micros: reading.timestamp)
+        if let address = reading.address {
+            w.key("addr")
+            w.bytes.append(UInt8(ascii: "\""))
+            address.appendText(to: &w.bytes)
+            w.bytes.append(UInt8(ascii: "\""))
+        }
+        w.key("decoder")
+        if let decoder = reading.decoder { w.string(decoder) } else { w.null() }
+        w.key("source")
+        w.string(reading.source)
+        switch reading.match {
+        case .company(let company):
+            w.key("company")
+            w.int(company)
+        case .serviceData(let uuid):
+            w.key("uuid")
+            w.string(uuid.description)
+        case .characteristic(let uuid):
+            w.key("uuid")
+            if let uuid { w.string(uuid.description) } else { w.null() }
+        }
+        if let index = reading.index {
+            w.key("index")
+            w.int(index)
+        }
+        switch reading.outcome {
+        case .fields(let fields):
+            w.key("fields")
+            writeFields(fields, &w)
+        case .error(let error):
+            w.key("error")
+            w.beginObject()
+            w.key("reason")
+            w.string(error.reasonText)
+            w.key("offset")
+            w.int(error.offset)
+            w.key("field")
+            w.string(error.field)
+            w.endObject()
+        case .undecoded(let bytes):
+            w.key("data")
+            w.hex(bytes)
+        }
+        if let repeats = reading.repeats, repeats > 1 {
+            w.key("repeats")
+            w.int(repeats)
+        }
+        w.endObject()
+        w.newline()
+    }
+
+    public static func writeFields(_ fields: Fields, _ w: inout JSONWriter) {
+        w.beginObject()
+        for field in fields.entries {
+            w.key(field.name)
+            writeValue(field.value, &w)
+        }
+        w.endObject()
+    }
+
+    public static func writeValue(_ value: FieldValue, _ w: inout JSONWriter) {
+        switch value {
+        case .int(let v): w.int(v)
+        case .double(let v): w.double(v)
+        case .string(let v): w.string(v)
+        case .bool(let v): w.bool(v)
+        case .null: w.null()
+        case .list(let values):
+            w.beginArray()
+            for v in values { writeValue(v, &w) }
+            w.endArray()
+        }
+    }
+}
+
+/// Readings for people: one line each.
+public enum ReadingText {
+    public static func write(_ reading: Reading, to w: inout JSONWriter) {
+        var line = "#\(reading.frame)"
+        line += String(repeating: " ", count: max(1, 8 - line.count))
+        line += (reading.address?.description ?? "-") + "  " + (reading.decoder ?? "(no decoder)")
+        switch reading.match {
+        case .company(let company): line += " [company 0x\(String(company, radix: 16))]"
+        case .serviceData(let uuid): line += " [service data \(uuid)]"
+        case .characteristic(let uuid): line += " [\(reading.source) \(uuid?.description ?? "unknown handle")]"
+        }
+        if let index = reading.index { line += " #\(index)" }
+        switch reading.outcome {
+        case .fields(let fields):
+            for field in fields.entries { line += "  \(field.name)=\(text(field.value))" }
+        case .error(let error):
+            line += "  error: \(error)"
+        case .undecoded(let bytes):
+            line += "  \(Hex.encode(bytes))"
+        }
+        if let repeats = reading.repeats, repeats > 1 { line += "  (×\(repeats))" }
+        w.bytes.append(contentsOf: line.utf8)
+        w.newline()
+    }
+
+    static func text(_ value: FieldValue) -> String {
+        var w = JSONWriter(capacity: 32)
+        if case .string(let s) = value { return s }
+        ReadingJSON.writeValue(value, &w)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+}
+
+/// Readings as CSV in long form (one row per field), so that readings of any decoder fit one table.
+public enum ReadingCSV {
+    public static let header = "frame,ts,addr,decoder,source,match,index,field,value\n"
+
+    public static func write(_ reading: Reading, to w: inout JSONWriter) {
+        var ts = JSONWriter(capacity: 24)
+        ts.timestamp(micros: reading.timestamp)
+        let match: String
+        switch reading.match {
+        case .company(let company): match = "company 0x\(String(company, radix: 16))"
+        case .serviceData(let uuid): match = uuid.description
+        case .characteristic(let uuid): match = uuid?.description ?? ""
+        }
+        let prefix = [
+            String(reading.frame), String(decoding: ts.bytes, as: UTF8.self), reading.address?.description ?? "",
+            reading.decoder ?? "", reading.source, match, reading.index.map(String.init) ?? "",
+        ].map(quote).joined(separator: ",")
+        func row(_ field: String, _ value: String) {
+            w.bytes.append(contentsOf: (prefix + "," + quote(field) + "," + quote(value) + "\n").utf8)
+        }
+        switch reading.outcome {
+        case .fields(let fields):
+            for field in fields.entries { row(field.name, ReadingText.text(field.value)) }
+            if let repeats = reading.repeats, repeats > 1 { row("repeats", String(repeats)) }
+        case .error(let error): row("error", error.description)
+        case .undecoded(let bytes): row("data", Hex.encode(bytes))
+        }
+    }
+
+    static func quote(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,274 @@
+import BluetoothPackets
+import BluetoothTracking
+import ByteReading
+import PayloadDecoders
+
+/// Runs decoders over the event stream and turns their outcomes into readings, in frame order.
+///
+/// The only state that spans payloads lives here, in two small layers: de-duplication of repeated
+/// readings (a device advertising the same nonce many times), and Combustion log downloads.
+public final class ReadingsPipeline {
+    public struct Options: Sendable {
+        /// Field names that identify a repeated reading, per decoder id (EnvSensor: its nonce).
+        public var deduplicate: [String: [String]] = ["envsensor": ["nonce"]]
+        /// List every copy instead of one reading with `repeats`.
+        public var allRepeats = false
+        /// Also list payloads no decoder matched.
+        public var includeUndecoded = false
+        public init() {}
+    }
+
+    let decoders: DecoderSet
+    let options: Options
+    private var output = ReadingOutbox()
+    private var pendingDuplicates: [DedupKey: Int] = [:]
+    private var logDownloads = CombustionLogDownloads()
+
+    public init(decoders: DecoderSet, options: Options = Options()) {
+        self.decoders = decoders
+        self.options = options
+    }
+
+    /// Decodes what the event carries and hands over the readings that are ready, in order.
+    public func consume(_ event: Event, _ emit: (Reading) -> Void) {
+        switch event.body {
+        case .advertisement(let adv): advertisement(adv, event)
+        case .att(let att): attribute(att, event)
+        case .disconnect(let d):
+            if let address = d.address, let summary = logDownloads.finish(address: address, frame: event.frame, timestamp: event.timestamp) {
+                output.append(summary)
+            }
+        default: break
+        }
+        expireDuplicates(now: event.timestamp)
+        output.drain(emit)
+    }
+
+    public func finish(_ emit: (Reading) -> Void) {
+        for summary in logDownloads.finishAll() { output.append(summary) }
+        for index in pendingDuplicates.values { output.release(index) }
+        pendingDuplicates.removeAll()
+        output.sortPendingByFrame()
+        output.drain(emit)
+    }
+
+    // MARK: Advertising
+
+    private func advertisement(_ adv: Advertisement, _ event: Event) {
+        var context: PayloadContext?
+        adv.data.bytes.withUnsafeBytes { bytes in
+            _ = AdvertisingData.forEach(in: bytes) { s in
+                let key: MatchKey
+                let match: Reading.Match
+                let payload: UnsafeRawBufferPointer
+                if s.type == ADType.manufacturerData, s.data.count >= 2 {
+                    let company = UInt16(s.data[0]) | UInt16(s.data[1]) << 8
+                    key = .company(company)
+                    match = .company(company)
+                    payload = UnsafeRawBufferPointer(rebasing: s.data.dropFirst(2))
+                } else if let size = ADType.uuidSize(s.type), s.type >= ADType.serviceData16, s.data.count >= size {
+                    var r = ByteReader(s.data)
+                    guard let uuid = try? BluetoothUUID(reading: &r, size: size) else { return }
+                    key = .serviceData(uuid)
+                    match = .serviceData(uuid)
+                    payload = r.unread
+                } else {
+                    return
+                }
+                if context == nil {
+                    context = PayloadContext(
+                        address: adv.address, localName: adv.data.localName, serviceUUIDs: adv.data.serviceUUIDs)
+                }
+                decode(
+                    key, match: match, bytes: [UInt8](payload), source: "adv", operation: nil, address: adv.address,
+                    context: context!, event)
+            }
+        }
+    }
+
+    // MARK: Attribute values
+
+    private func attribute(_ att: ATTEvent, _ event: Event) {
+        guard !att.partial, let value = att.value, let operation = Self.operation(att) else { return }
+        let uuid = att.attribute?.uuid
+        let source = att.op
+        guard let uuid else {
+            if options.includeUndecoded {
+                output.append(
+                    Reading(
+                        frame: event.frame, timestamp: event.timestamp, address: att.peer, decoder: nil, source: source,
+                        match: .characteristic(nil), outcome: .undecoded(value)))
+            }
+            return
+        }
+        decode(
+            .characteristic(uuid), match: .characteristic(uuid), bytes: value, source: source, operation: operation,
+            address: att.peer, context: PayloadContext(address: att.peer), event)
+    }
+
+    /// The value operations decoders see; requests, discovery and errors carry no attribute value.
+    static func operation(_ att: ATTEvent) -> ValueOperation? {
+        switch att.kind {
+        case .readLong: return .read
+        case .writeLong: return .write
+        case .pdu: break
+        }
+        switch att.opcode {
+        case ATTOpcode.handleValueNotification, ATTOpcode.multipleHandleValueNotification: return .notify
+        case ATTOpcode.handleValueIndication: return .indicate
+        case ATTOpcode.readResponse, ATTOpcode.readBlobResponse, ATTOpcode.readByTypeResponse,
+            ATTOpcode.readMultipleVariableResponse:
+            return .read
+        case ATTOpcode.writeRequest, ATTOpcode.writeCommand, ATTOpcode.signedWriteCommand: return .write
+        default: return nil
+        }
+    }
+
+    // MARK: Decoding
+
+    private func decode(
+        _ key: MatchKey, match: Reading.Match, bytes: [UInt8], source: String, operation: ValueOperation?,
+        address: BluetoothAddress?, context: PayloadContext, _ event: Event
+    ) {
+        let payloadSource: PayloadSource
+        switch key {
+        case .company(let company): payloadSource = .manufacturerData(company: company)
+        case .serviceData(let uuid): payloadSource = .serviceData(uuid: uuid)
+        case .characteristic(let uuid): payloadSource = .attribute(uuid: uuid, operation: operation ?? .notify)
+        }
+        var decoded = false
+        if let candidates = decoders.decoders(for: key) {
+            let payload = Payload(payloadSource, bytes, context: context)
+            for decoder in candidates {
+                let outcomes = decoder.decode(payload)
+                if outcomes.isEmpty { continue }
+                decoded = true
+                for (index, outcome) in outcomes.enumerated() {
+                    var reading = Reading(
+                        frame: event.frame, timestamp: event.timestamp, address: address, decoder: decoder.id,
+                        source: source, match: match, index: outcomes.count > 1 ? index : nil, outcome: .error(Self.none))
+                    switch outcome {
+                    case .fields(let fields): reading.outcome = .fields(fields)
+                    case .error(let error): reading.outcome = .error(error)
+                    }
+                    if let address, decoder.id.hasPrefix("combustion.uart"), case .fields(let fields) = outcome {
+                        if let summary = logDownloads.observe(address: address, fields: fields, frame: event.frame, timestamp: event.timestamp) {
+                            output.append(summary)
+                        }
+                    }
+                    deliver(reading)
+                }
+            }
+        }
+        if !decoded, options.includeUndecoded {
+            output.append(
+                Reading(
+                    frame: event.frame, timestamp: event.timestamp, address: address, decoder: nil, source: source,
+                    match: match, outcome: .undecoded(bytes)))
+        }
+    }
+
+    private static let none = DecodeError(.badValue(""), at: 0, field: "")
+
+    // MARK: De-duplication
+
+    private struct DedupKey: Hashable {
+        var address: BluetoothAddress?
+        var decoder: String
+        var identity: [FieldValue]
+    }
+
+    /// How long a de-duplicated reading waits for more copies after the last one (capture time).
+    static let duplicateWindow: Int64 = 10_000_000
+
+    private func deliver(_ reading: Reading) {
+        guard !options.allRepeats, let decoder = reading.decoder, let names = options.deduplicate[decoder],
+            case .fields(let fields) = reading.outcome
+        else {
+            output.append(reading)
+            return
+        }
+        let identity = names.map { fields[$0] ?? .null }
+        let key = DedupKey(address: reading.address, decoder: decoder, identity: identity)
+        if let held = pendingDuplicates[key] {
+            output.countRepeat(held, at: reading.timestamp)
+            return
+        }
+        // A new value from this device: the device has moved on, so its earlier readings are final.
+        for (other, index) in pendingDuplicates where other.address == key.address && other.decoder == decoder {
+            output.release(index)
+            pendingDuplicates[other] = nil
+        }
+        var first = reading
+        first.repeats = 1
+        pendingDuplicates[key] = output.append(first, held: true)
+    }
+
+    private func expireDuplicates(now: Int64) {
+        guard !pendingDuplicates.isEmpty else { return }
+        for (key, index) in pendingDuplicates where now - output.lastSeen(index) > Self.duplicateWindow {
+            output.release(index)
+            pendingDuplicates[key] = nil
+        }
+    }
+}
+
+/// Readings wait here while an earlier one is held for its repeat count, so output stays in order.
+struct ReadingOutbox {
+    private var items: [Reading] = []
+    private var held: [Bool] = []
+    private var lastSeenAt: [Int64] = []
+    private var start = 0
+    private var base = 0
+
+    @discardableResult
+    mutating func append(_ reading: Reading, held isHeld: Bool = false) -> Int {
+        items.append(reading)
+        held.append(isHeld)
+        lastSeenAt.append(reading.timestamp)
+        return base + items.count - 1
+    }
+
+    mutating func countRepeat(_ index: Int, at timestamp: Int64) {
+        let i = index - base
+        guard i >= start, i < items.count else { return }
+        items[i].repeats = (items[i].repeats ?? 1) + 1
+        lastSeenAt[i] = timestamp
+    }
+
+    func lastSeen(_ index: Int) -> Int64 {
+        let i = index - base
+        return i >= start && i < items.count ? lastSeenAt[i] : .min
+    }
+
+    mutating func release(_ index: Int) {
+        let i = index - base
+        if i >= start, i < items.count { held[i] = false }
+    }
+
+    /// Summaries made at the end may carry earlier frames: keep the not-yet-emitted tail in frame order.
+    mutating func sortPendingByFrame() {
+        guard items.count - start > 1 else { return }
+        let order = (start..<items.count).sorted { items[$0].frame < items[$1].frame }
+        let sortedItems = order.map { items[$0] }
+        let sortedHeld = order.map { held[$0] }
+        let sortedSeen = order.map { lastSeenAt[$0] }
+        items.replaceSubrange(start..., with: sortedItems)
+        held.replaceSubrange(start..., with: sortedHeld)
+        lastSeenAt.replaceSubrange(start..., with: sortedSeen)
+    }
+
+    mutating func drain(_ emit: (Reading) -> Void) {
+        while start < items.count, !held[start] {
+            emit(items[start])
+            start += 1
+        }
+        if start == items.count {
+            base += items.count
+            items.removeAll(keepingCapacity: true)
+            held.removeAll(keepingCapacity: true)
+            lastSeenAt.removeAll(keepingCapacity: true)
+            start = 0
+        }
+    }
+}
