@@ -16,6 +16,7 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
         .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
+        .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON"]),
         .target(name: "BluetapeCLI", dependencies: ["CaptureFiles", "JSON"]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -24,6 +25,7 @@ let package = Package(
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
         .testTarget(name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "TestSupport"]),
+        .testTarget(name: "LayoutsTests", dependencies: ["Layouts", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
