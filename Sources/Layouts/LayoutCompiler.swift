@@ -576,11 +576,11 @@ struct LayoutCompiler {
         }
         guard let type = Self.scalarType(typeName) else {
             let message: String
-            if typeName == "float" {
-                message = "type 'float' is ambiguous: use 'f32' (IEEE 754) or 'medfloat32' (IEEE-11073 FLOAT)"
+            if typeName == "float" || typeName == "float32" {
+                message = "type '\(typeName)' is ambiguous: use 'f32' (IEEE 754) or 'medfloat32' (IEEE-11073 FLOAT)"
             } else {
-                message = "unknown type '\(typeName)'" + suggestion(for: typeName, in: Self.typeNames)
-                    + " (types: \(Self.typeNames.joined(separator: ", ")))"
+                let hint = Self.typeHint(typeName).map { "; did you mean '\($0)'?" } ?? suggestion(for: typeName, in: Self.typeNames)
+                message = "unknown type '\(typeName)'" + hint + " (types: \(Self.typeNames.joined(separator: ", ")))"
             }
             diagnostics.error(path + ".type", message)
             return nil
@@ -619,6 +619,26 @@ struct LayoutCompiler {
         "u8", "u16", "u24", "u32", "u40", "u48", "u64", "i8", "i16", "i24", "i32", "i40", "i48", "i64",
         "f32", "f64", "medfloat16", "sfloat", "medfloat32", "bytes", "ascii", "utf8", "pad",
     ]
+
+    /// The type meant by a C-style or other common spelling ("uint16_t" → "u16", "double" → "f64").
+    static func typeHint(_ name: String) -> String? {
+        var base = name.lowercased()
+        if base.hasSuffix("_t") { base.removeLast(2) }
+        for (prefix, letter) in [("uint", "u"), ("int", "i")] where base.hasPrefix(prefix) {
+            let bits = base.dropFirst(prefix.count)
+            if let n = Int(bits), scalarType(letter + String(n)) != nil { return letter + String(n) }
+        }
+        switch base {
+        case "double", "float64": return "f64"
+        case "string", "str", "text": return "utf8"
+        case "byte", "uchar": return "u8"
+        case "char": return "i8"
+        case "short": return "i16"
+        case "ushort": return "u16"
+        case "hex", "raw", "blob": return "bytes"
+        default: return nil
+        }
+    }
 
     static func scalarType(_ name: String) -> ScalarType? {
         switch name {
@@ -814,7 +834,7 @@ struct LayoutCompiler {
             addDouble = d
             addDecimal = ExactDecimal(text) ?? ExactDecimal(significand: 1, exponent: 1000)
         }
-        var reciprocal: Int64?
+        var reciprocal: Int64? = scale == nil ? 1 : nil
         var scaleDouble = 1.0
         if let scale {
             switch scale {

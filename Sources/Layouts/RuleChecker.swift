@@ -57,7 +57,11 @@ public struct RuleChecker: Sendable {
         public var violations: Int { entries.reduce(0) { $0 + $1.violations } + decodeErrors }
 
         public var description: String {
-            var lines = ["\(readings) readings, \(duplicates) duplicates, \(decodeErrors) decode errors, \(violations) violations"]
+            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            var lines = [
+                [count(readings, "reading"), count(duplicates, "duplicate"), count(decodeErrors, "decode error"),
+                 count(violations, "violation")].joined(separator: ", ")
+            ]
             lines += entries.map { "  " + $0.description }
             return lines.joined(separator: "\n")
         }

@@ -359,6 +359,8 @@ func dataValue(_ encoding: TextEncoding, _ length: Int, fill: UInt8) -> FieldVal
 extension Layout {
     /// Test payloads for every boundary of every field (min, max, zero where valid), every enum
     /// name, every switch case and the default, each with its bytes and its decoded reading.
+    /// Each vector changes one thing from a baseline of typical values (zero where allowed, the
+    /// first enum name, the first case), which comes first unless another vector equals it.
     public func vectors() -> [LayoutVector] {
         var result: [LayoutVector] = []
         var seen: Set<String> = []
@@ -379,6 +381,10 @@ extension Layout {
 
         make("baseline", [:])
         visitVariations(nodes, requirements: [:], make)
+        // The baseline is only worth its line when no boundary vector has the same bytes.
+        if let baseline = result.first, result.dropFirst().contains(where: { $0.bytes == baseline.bytes }) {
+            result.removeFirst()
+        }
         return result
     }
 
