@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
         .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
         .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON"]),
-        .target(name: "BluetapeCLI", dependencies: ["CaptureFiles", "JSON"]),
+        .target(name: "BluetapeCLI", dependencies: ["CaptureFiles", "JSON", "Layouts"]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
         .target(name: "TestSupport", dependencies: ["CaptureFiles"], path: "Tests/TestSupport"),

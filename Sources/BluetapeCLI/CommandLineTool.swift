@@ -22,6 +22,7 @@ public enum CommandLineTool {
 
     static var commands: [any Command.Type] { [
         InfoCommand.self,
+        LayoutCommand.self,
     ] }
 
     static var overview: String {
