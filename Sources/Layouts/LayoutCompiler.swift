@@ -807,7 +807,35 @@ struct LayoutCompiler {
         if let c = object["counter"] {
             value.counter = parseCounter(c, path + ".counter", value, type: type, width: width)
         }
+        checkBounds(value, path, type: type, width: width)
         return value
+    }
+
+    /// min and max must leave at least one value the field can hold.
+    private mutating func checkBounds(_ value: ValueSpec, _ path: String, type: ScalarType?, width: Int?) {
+        guard value.minimum != nil || value.maximum != nil, value.enumCases.isEmpty else { return }
+        if let low = value.minimum, let high = value.maximum, low > high { return }  // reported already
+        let range = [value.minimum.map { "min \(formatNumber($0))" }, value.maximum.map { "max \(formatNumber($0))" }]
+            .compactMap { $0 }.joined(separator: " and ")
+        let holder = width.map { "\($0) bits" } ?? type?.name ?? "this field"
+        let scaled = value.conversion.isIdentity ? "" : " at this scale"
+        if let width {
+            if value.rawBounds(.bit(width: width, isBool: false)) == nil {
+                diagnostics.error(path, "no value \(holder) can hold\(scaled) meets \(range)")
+            }
+        } else if let type, type.isInteger {
+            if value.rawBounds(.integer(type)) == nil {
+                diagnostics.error(path, "no value a \(holder) can hold\(scaled) meets \(range)")
+            }
+        } else if let type {
+            var open = value
+            open.minimum = nil
+            open.maximum = nil
+            let (low, high) = open.floatBounds(type)
+            if (value.minimum ?? -.infinity) > high || (value.maximum ?? .infinity) < low {
+                diagnostics.error(path, "no value a \(holder) can hold\(scaled) meets \(range)")
+            }
+        }
     }
 
     static func stripUnit(_ name: String) -> String {

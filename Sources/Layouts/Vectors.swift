@@ -110,16 +110,16 @@ struct Slot {
 }
 
 extension ValueSpec {
-    /// Raw bounds from the type, narrowed by `min` and `max`.
-    func rawBounds(_ kind: Slot.Kind) -> (low: Int128, high: Int128) {
-        var low: Int128
-        var high: Int128
+    /// Raw bounds from the type, narrowed by `min` and `max`; nil when no raw value lies within them.
+    func rawBounds(_ kind: Slot.Kind) -> (low: Int128, high: Int128)? {
+        let typeLow: Int128
+        let typeHigh: Int128
         switch kind {
         case .integer(let type), .array(let type, _):
             let range = type.rawRange
-            (low, high) = (Int128(range.min), Int128(range.max))
+            (typeLow, typeHigh) = (Int128(range.min), Int128(range.max))
         case .bit(let width, _):
-            (low, high) = (0, (Int128(1) << Int128(width)) - 1)
+            (typeLow, typeHigh) = (0, (Int128(1) << Int128(width)) - 1)
         default:
             return (0, 0)
         }
@@ -127,19 +127,36 @@ extension ValueSpec {
             if let small = Int64(exactly: raw) { return conversion.number(small) }
             return Double(raw)
         }
-        if let minimum, let estimate = conversion.raw(for: minimum, nearest: true) {
-            var r = max(low, min(high, Int128(estimate)))
-            while r < high, number(r) < minimum { r += 1 }
-            while r > low, number(r - 1) >= minimum { r -= 1 }
-            if number(r) >= minimum { low = r }
+        func start(_ target: Double) -> Int128 {
+            let estimate = conversion.raw(for: target, nearest: true).map { Int128($0) } ?? (target < 0 ? typeLow : typeHigh)
+            return max(typeLow, min(typeHigh, estimate))
         }
-        if let maximum, let estimate = conversion.raw(for: maximum, nearest: true) {
-            var r = max(low, min(high, Int128(estimate)))
-            while r > low, number(r) > maximum { r -= 1 }
-            while r < high, number(r + 1) <= maximum { r += 1 }
-            if number(r) <= maximum { high = r }
+        var low = typeLow
+        var high = typeHigh
+        if let minimum {
+            var r = start(minimum)
+            while r > typeLow, number(r - 1) >= minimum { r -= 1 }
+            while r < typeHigh, number(r) < minimum { r += 1 }
+            guard number(r) >= minimum else { return nil }
+            low = r
         }
-        return (low, high)
+        if let maximum {
+            var r = start(maximum)
+            while r < typeHigh, number(r + 1) <= maximum { r += 1 }
+            while r > typeLow, number(r) > maximum { r -= 1 }
+            guard number(r) <= maximum else { return nil }
+            high = r
+        }
+        return low <= high ? (low, high) : nil
+    }
+
+    /// The raw bounds, or the type's when `min` and `max` leave nothing (the linter reports that).
+    func usableRawBounds(_ kind: Slot.Kind) -> (low: Int128, high: Int128) {
+        if let bounds = rawBounds(kind) { return bounds }
+        var open = self
+        open.minimum = nil
+        open.maximum = nil
+        return open.rawBounds(kind) ?? (0, 0)
     }
 
     func value(raw: Int128) -> FieldValue {
@@ -152,7 +169,7 @@ extension ValueSpec {
 
     /// The raw value nearest to zero's (the value 0 where it is allowed).
     func rawNearZero(_ kind: Slot.Kind) -> Int128 {
-        let (low, high) = rawBounds(kind)
+        let (low, high) = usableRawBounds(kind)
         let zero = conversion.raw(for: 0, nearest: true).map { Int128($0) } ?? 0
         return max(low, min(high, zero))
     }
@@ -174,7 +191,7 @@ extension ValueSpec {
         }
         if let minimum { low = Swift.max(low, minimum) }
         if let maximum { high = Swift.min(high, maximum) }
-        return (low, high)
+        return low <= high ? (low, high) : (high, low)
     }
 }
 
@@ -312,7 +329,7 @@ func baselineValue(_ slot: Slot) -> FieldValue {
         if let cases = slot.cases, let first = cases.first { return spec.value(raw: Int128(first)) }
         if let first = spec.enumCases.first { return .string(first.name) }
         if slot.isExtentSource {
-            let (low, high) = spec.rawBounds(slot.kind)
+            let (low, high) = spec.usableRawBounds(slot.kind)
             return spec.value(raw: max(low, min(high, 2)))
         }
         return spec.value(raw: spec.rawNearZero(slot.kind))
@@ -464,7 +481,7 @@ extension Layout {
             default: break
             }
         }
-        let (low, high) = spec.rawBounds(kind)
+        let (low, high) = spec.usableRawBounds(kind)
         let taken = Set(s.cases.map(\.value))
         var candidate = max(low, 0)
         while candidate <= high {
@@ -486,7 +503,7 @@ extension Layout {
             if !spec.enumCases.isEmpty {
                 return spec.enumCases.map { ("\($0.name) (\($0.value))", .string($0.name)) }
             }
-            let (low, high) = spec.rawBounds(slot.kind)
+            let (low, high) = spec.usableRawBounds(slot.kind)
             if slot.isExtentSource {
                 return [("0 (empty)", spec.value(raw: max(low, 0))), ("4", spec.value(raw: min(high, max(low, 4))))]
             }
@@ -538,14 +555,14 @@ extension Layout {
             if let constant = spec.constant { return spec.value(raw: Int128(constant)) }
             if let cases = slot.cases, !cases.isEmpty {
                 if slot.hasDefault, Int.random(in: 0..<4, using: &g) == 0 {
-                    let (low, high) = spec.rawBounds(slot.kind)
+                    let (low, high) = spec.usableRawBounds(slot.kind)
                     let r = Int128.random(in: low...high, using: &g)
                     return spec.value(raw: r)
                 }
                 return spec.value(raw: Int128(cases.randomElement(using: &g)!))
             }
             if !spec.enumCases.isEmpty { return .string(spec.enumCases.randomElement(using: &g)!.name) }
-            let (low, high) = spec.rawBounds(slot.kind)
+            let (low, high) = spec.usableRawBounds(slot.kind)
             if slot.isExtentSource { return spec.value(raw: Int128.random(in: low...min(high, max(low, 6)), using: &g)) }
             // Edges are where bugs live: one draw in four is a boundary.
             switch Int.random(in: 0..<8, using: &g) {

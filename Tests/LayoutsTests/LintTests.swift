@@ -268,3 +268,68 @@ struct LintTests {
         #expect(issues.map(\.path) == ["$", "$.match.prefix", "$.match", "$.fields[0].repeat", "$.cadence"])
     }
 }
+
+struct BoundsLintTests {
+    @Test func `min and max that leave no value the field can hold are errors`() {
+        let json = """
+            {
+              "id": "a",
+              "match": {"company": 1},
+              "fields": [
+                {"name": "a_v", "type": "u16", "scale": 0.01, "unit": "V", "min": 10.001, "max": 10.005},
+                {"name": "b", "type": "u8", "min": 300},
+                {"type": "u8", "bits": [{"name": "c", "bit": 0, "width": 2, "max": -1}]},
+                {"name": "d", "type": "sfloat", "min": 1e12},
+                {"name": "e_v", "type": "u16", "scale": 0.01, "unit": "V", "min": 10.001, "max": 10.01}
+              ]
+            }
+            """
+        let issues = LayoutLinter.lint(bytes: Array(json.utf8), name: "x.json", builtInIDs: []).map { "\($0.line) \($0.path): \($0.message)" }
+        #expect(issues == [
+            "5 $.fields[0]: no value a u16 can hold at this scale meets min 10.001 and max 10.005",
+            "6 $.fields[1]: no value a u8 can hold meets min 300",
+            "7 $.fields[2].bits[0]: no value 2 bits can hold meets max -1",
+            "8 $.fields[3]: no value a medfloat16 can hold meets min 1000000000000",
+        ])
+    }
+}
+
+struct RobustnessTests {
+    @Test func `every proper prefix of a valid payload is a truncation error, never a crash`() throws {
+        let layouts = [try Shipped.envSensor(), try Shipped.tractorPin()]
+        for layout in layouts {
+            for vector in layout.vectors() {
+                for cut in 0..<vector.bytes.count {
+                    let outcome = layout.decode(bytes: Array(vector.bytes.prefix(cut)))
+                    guard case .error(let e) = outcome, case .truncated = e.reason else {
+                        Issue.record("\(layout.id) \(vector.name) cut at \(cut): \(outcome)")
+                        continue
+                    }
+                }
+                let longer = layout.decode(bytes: vector.bytes + [0])
+                #expect(error(longer)?.reason == .trailingBytes(count: 1))
+            }
+        }
+    }
+
+    @Test func `random bytes never crash the decoder of a layout using every feature`() throws {
+        let l = try layout(featureLayoutJSON)
+        var generator = SplitMix64(seed: 7)
+        var decoded = 0
+        var failed = 0
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...24, using: &generator)
+            var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if count > 0, Bool.random(using: &generator) { bytes[0] = 0xA5 }
+            if count > 1, Bool.random(using: &generator) { bytes[1] = UInt8.random(in: 0...4, using: &generator) }
+            switch l.decode(bytes: bytes) {
+            case .fields: decoded += 1
+            case .error(let e):
+                failed += 1
+                #expect(e.offset >= 0 && e.offset <= count)
+            }
+        }
+        #expect(decoded + failed == 20_000)
+        #expect(decoded > 1000)
+    }
+}
