@@ -283,7 +283,7 @@ struct Program: Sendable {
     func run(_ buffer: UnsafeRawBufferPointer) -> DecodeOutcome {
         if let rule = lengthRule, !rule.contains(buffer.count) {
             let declared = buffer.count < rule.lowerBound ? rule.lowerBound : rule.upperBound
-            return .error(DecodeError(.badLength(declared: declared, available: buffer.count), at: 0, field: "length"))
+            return .error(DecodeError(.badLength(declared: declared, available: buffer.count), at: 0, field: "payload"))
         }
         let registers = max(registerCount, 1)
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: registers) { ints in

@@ -69,7 +69,7 @@ struct LayoutCommandTests {
         #expect(out == #"{"nonce":4660,"temperature_c":23.45,"humidity_pct":55.3,"pressure_hpa":1013.2,"voltage_v":3.3,"current_ma":-12.34,"power_mw":-40.721999999999994}"# + "\n")
         let short = runTool(["layout", "decode", envSensor, "3412"])
         #expect(short.0 == 1)
-        #expect(short.1 == #"{"error":{"reason":"truncated: needs 2 bytes, 0 left","offset":2,"field":"temperature_c"}}"# + "\n")
+        #expect(short.1 == #"{"error":{"reason":"bad length: declares 16, 2 present","offset":0,"field":"payload"}}"# + "\n")
     }
 
     @Test func `layout usage errors exit 2`() {

@@ -154,8 +154,8 @@ struct FieldTypeTests {
     @Test func `a top-level length bounds the payload and reports the length it wanted`() throws {
         let l = try layout(#"{"id": "t", "match": {"company": 1}, "length": {"min": 1, "max": 3}, "fields": [{"name": "b", "type": "bytes", "length": "rest"}]}"#)
         #expect(l.decode(bytes: [1, 2]) == .fields([Field("b", "0102")]))
-        #expect(error(l.decode(bytes: [1, 2, 3, 4])) == DecodeError(.badLength(declared: 3, available: 4), at: 0, field: "length"))
-        #expect(error(l.decode(bytes: [])) == DecodeError(.badLength(declared: 1, available: 0), at: 0, field: "length"))
+        #expect(error(l.decode(bytes: [1, 2, 3, 4])) == DecodeError(.badLength(declared: 3, available: 4), at: 0, field: "payload"))
+        #expect(error(l.decode(bytes: [])) == DecodeError(.badLength(declared: 1, available: 0), at: 0, field: "payload"))
     }
 }
 

@@ -295,20 +295,29 @@ struct BoundsLintTests {
 }
 
 struct RobustnessTests {
-    @Test func `every proper prefix of a valid payload is a truncation error, never a crash`() throws {
+    @Test func `every proper prefix of a valid payload is a length or truncation error, never a crash`() throws {
         let layouts = [try Shipped.envSensor(), try Shipped.tractorPin()]
         for layout in layouts {
             for vector in layout.vectors() {
                 for cut in 0..<vector.bytes.count {
                     let outcome = layout.decode(bytes: Array(vector.bytes.prefix(cut)))
-                    guard case .error(let e) = outcome, case .truncated = e.reason else {
+                    guard case .error(let e) = outcome, e.reason == .badLength(declared: vector.bytes.count, available: cut) else {
                         Issue.record("\(layout.id) \(vector.name) cut at \(cut): \(outcome)")
                         continue
                     }
                 }
                 let longer = layout.decode(bytes: vector.bytes + [0])
-                #expect(error(longer)?.reason == .trailingBytes(count: 1))
+                #expect(error(longer)?.reason == .badLength(declared: vector.bytes.count, available: vector.bytes.count + 1))
             }
+        }
+        // Without a length rule, the fields themselves find the cut and the extra byte.
+        let bare = try layout(#"{"id": "t", "match": {"company": 1}, "fields": [{"name": "a", "type": "u16"}, {"name": "b", "type": "i24"}]}"#)
+        for vector in bare.vectors() {
+            for cut in 0..<vector.bytes.count {
+                let reason = error(bare.decode(bytes: Array(vector.bytes.prefix(cut))))?.reason
+                #expect(reason == .truncated(needed: cut < 2 ? 2 : 3, available: cut < 2 ? cut : cut - 2))
+            }
+            #expect(error(bare.decode(bytes: vector.bytes + [0]))?.reason == .trailingBytes(count: 1))
         }
     }
 

@@ -4,6 +4,7 @@ import JSON
 import Layouts
 import PayloadDecoders
 import Testing
+import TestSupport
 
 struct EnvSensorLayoutTests {
     // payloads.md §A.3: AD structure 13 FF FF FF 34 12 29 09 9A 15 94 27 00 00 4A 01 2E FB FF FF.
@@ -44,11 +45,15 @@ struct EnvSensorLayoutTests {
         #expect(power == .double(0.505))
     }
 
-    @Test func `only 16-byte payloads of company 0xFFFF are EnvSensor's`() throws {
+    @Test func `company 0xFFFF payloads of another length are errors, as the built-in decoder reports them`() throws {
         let layout = try Shipped.envSensor()
         #expect(layout.matches == [.company(0xFFFF)])
-        #expect(layout.decode(Payload(.manufacturerData(company: 0xFFFF), Array(workedExample.dropLast()))) == [])
-        #expect(layout.decode(Payload(.manufacturerData(company: 0xFFFF), workedExample + [0])) == [])
+        #expect(layout.decode(Payload(.manufacturerData(company: 0xFFFF), Array(workedExample.dropLast()))) == [
+            .error(DecodeError(.badLength(declared: 16, available: 15), at: 0, field: "payload"))
+        ])
+        #expect(layout.decode(Payload(.manufacturerData(company: 0xFFFF), workedExample + [0])) == [
+            .error(DecodeError(.badLength(declared: 16, available: 17), at: 0, field: "payload"))
+        ])
         #expect(layout.decode(Payload(.manufacturerData(company: 0xABCD), workedExample)) == [])
         #expect(layout.decode(Payload(.serviceData(uuid: BluetoothUUID(0xFFFF)), workedExample)) == [])
     }
@@ -72,8 +77,9 @@ struct EnvSensorLayoutTests {
         #expect(layout.warnings.isEmpty)
     }
 
-    @Test func `a payload cut short is an error located at the field, not a dropped reading`() throws {
-        let layout = try Shipped.envSensor()
+    @Test func `without the length rule a payload cut short is an error located at the field`() throws {
+        let text = try #require(TestPaths.readText(Shipped.envSensorPath)).replacing(#""length": 16,"#, with: "")
+        let layout = try Layout.parse(bytes: Array(text.utf8), name: "envsensor.json", builtInIDs: [])
         let outcome = layout.decode(bytes: Array(workedExample.prefix(11)))
         #expect(error(outcome) == DecodeError(.truncated(needed: 2, available: 1), at: 10, field: "voltage_v"))
     }
@@ -105,7 +111,9 @@ struct TractorPinLayoutTests {
         #expect(layout.decode(Payload(.attribute(uuid: uuid, operation: .write), [0x2B, 0x1A])) == [.fields([Field("pin", 6699)])])
         #expect(layout.decode(Payload(.attribute(uuid: uuid, operation: .notify), [0x2B, 0x1A])) == [])
         #expect(layout.decode(Payload(.attribute(uuid: BluetoothUUID(0x2A37), operation: .write), [0x2B, 0x1A])) == [])
-        #expect(layout.decode(Payload(.attribute(uuid: uuid, operation: .write), [0x2B, 0x1A, 0x00])) == [])
+        #expect(layout.decode(Payload(.attribute(uuid: uuid, operation: .write), [0x2B, 0x1A, 0x00])) == [
+            .error(DecodeError(.badLength(declared: 2, available: 3), at: 0, field: "payload"))
+        ])
     }
 
     @Test func `a bad UUID or an unknown parameter name is a located error`() {
