@@ -38,7 +38,9 @@ enum LayoutCommand: Command {
             guard !operands.isEmpty else { throw UsageError("no layout file given") }
             return lint(operands, parameters, quiet: arguments.has("quiet"), context)
         case "encode":
-            guard operands.count == 2 else { throw UsageError("layout encode takes a layout file and a JSON object of values") }
+            guard operands.count == 2 else {
+                throw UsageError("layout encode takes a layout file and a JSON object of values")
+            }
             let values: JSONValue
             do {
                 values = try JSONValue.parse(operands[1])
@@ -59,7 +61,9 @@ enum LayoutCommand: Command {
             for vector in layout.vectors() { context.stdout.line(vector.jsonLine) }
             return .success
         case "decode":
-            guard operands.count == 2 else { throw UsageError("layout decode takes a layout file and the payload as hex") }
+            guard operands.count == 2 else {
+                throw UsageError("layout decode takes a layout file and the payload as hex")
+            }
             guard let bytes = Hex.decode(operands[1]) else { throw UsageError("'\(operands[1])' is not hex") }
             guard let layout = try load(operands[0], parameters, context) else { return .differences }
             let outcome = layout.decode(bytes: bytes)

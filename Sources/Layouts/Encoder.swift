@@ -24,7 +24,8 @@ extension Layout {
     /// Computed fields may be given; they must then equal what the formula gives.
     public func encode(_ values: JSONValue) throws(LayoutEncodeError) -> [UInt8] {
         guard let object = values.object else {
-            throw LayoutEncodeError(field: "", "the values are a JSON object of field name → value, not \(values.typeName)")
+            throw LayoutEncodeError(
+                field: "", "the values are a JSON object of field name → value, not \(values.typeName)")
         }
         var fields = Fields()
         for (key, value) in object.entries {
@@ -50,10 +51,12 @@ extension Layout {
         if let length = match.length ?? program.lengthRule, !length.contains(bytes.count) {
             throw LayoutEncodeError(
                 field: "",
-                "the values give \(bytes.count) bytes; \(id) takes \(length.lowerBound == length.upperBound ? "\(length.lowerBound)" : "\(length.lowerBound)…\(length.upperBound)")")
+                "the values give \(bytes.count) bytes; \(id) takes \(length.lowerBound == length.upperBound ? "\(length.lowerBound)" : "\(length.lowerBound)…\(length.upperBound)")"
+            )
         }
         if !match.prefix.isEmpty, !bytes.starts(with: match.prefix) {
-            throw LayoutEncodeError(field: "", "the encoded bytes do not start with the match prefix \(Hex.encode(match.prefix))")
+            throw LayoutEncodeError(
+                field: "", "the encoded bytes do not start with the match prefix \(Hex.encode(match.prefix))")
         }
         return bytes
     }
@@ -123,7 +126,8 @@ struct LayoutEncoder {
                 } else if !s.type.isInteger {
                     try encodeFloat(s)
                 } else {
-                    let raw = try rawValue(s.value, type: s.type, width: nil, isBool: false, following: nodes[(index + 1)...])
+                    let raw = try rawValue(
+                        s.value, type: s.type, width: nil, isBool: false, following: nodes[(index + 1)...])
                     try write(raw, s.type, s.endian, s.value)
                 }
             case .bits(let b):
@@ -150,7 +154,8 @@ struct LayoutEncoder {
                     if !ok {
                         throw LayoutEncodeError(
                             field: c.value.name,
-                            "is computed as \(c.text) = \(result.isFinite ? String(result) : "null"), not \(describe(given))")
+                            "is computed as \(c.text) = \(result.isFinite ? String(result) : "null"), not \(describe(given))"
+                        )
                     }
                 }
             case .switchOn(let s):
@@ -222,7 +227,9 @@ struct LayoutEncoder {
     }
 
     /// The raw integer for a value of an integer field (or bit field of `width` bits).
-    static func raw(_ value: FieldValue, _ spec: ValueSpec, type: ScalarType, width: Int?, isBool: Bool)
+    static func raw(
+        _ value: FieldValue, _ spec: ValueSpec, type: ScalarType, width: Int?, isBool: Bool
+    )
         throws(LayoutEncodeError) -> Int64
     {
         let raw: Int64
@@ -258,7 +265,8 @@ struct LayoutEncoder {
                 if let nearest = spec.conversion.raw(for: number, nearest: true) {
                     throw LayoutEncodeError(
                         field: spec.name,
-                        "\(number) cannot be written exactly with this scale; the nearest value is \(spec.conversion.value(nearest).numberText)")
+                        "\(number) cannot be written exactly with this scale; the nearest value is \(spec.conversion.value(nearest).numberText)"
+                    )
                 }
                 throw LayoutEncodeError(field: spec.name, "\(number) is out of range")
             }
@@ -278,12 +286,15 @@ struct LayoutEncoder {
             let highValue = Int64(exactly: high).map { spec.conversion.value($0).numberText } ?? String(high)
             throw LayoutEncodeError(
                 field: spec.name,
-                "\(value.numberText) is out of range: \(width.map { "\($0) bits" } ?? type.name) holds \(lowValue)…\(highValue)")
+                "\(value.numberText) is out of range: \(width.map { "\($0) bits" } ?? type.name) holds \(lowValue)…\(highValue)"
+            )
         }
         return raw
     }
 
-    private mutating func write(_ raw: Int64, _ type: ScalarType, _ endian: Endianness, _ spec: ValueSpec) throws(LayoutEncodeError) {
+    private mutating func write(
+        _ raw: Int64, _ type: ScalarType, _ endian: Endianness, _ spec: ValueSpec
+    ) throws(LayoutEncodeError) {
         writer.unsigned(UInt64(bitPattern: raw), size: type.size, endian)
     }
 
@@ -302,10 +313,12 @@ struct LayoutEncoder {
                 raws[part.value.name] = raw
                 numbers[part.value.name] = part.isBool ? Double(raw) : part.value.conversion.number(raw)
             } else {
-                raw = try rawValue(part.value, type: b.type, width: part.width, isBool: part.isBool, following: following)
+                raw = try rawValue(
+                    part.value, type: b.type, width: part.width, isBool: part.isBool, following: following)
                 if containerGiven, raw != fromContainer {
                     throw LayoutEncodeError(
-                        field: part.value.name, "disagrees with \(b.container!.name) (whose bits give \(fromContainer))")
+                        field: part.value.name, "disagrees with \(b.container!.name) (whose bits give \(fromContainer))"
+                    )
                 }
             }
             word = word & ~(part.mask << UInt64(part.shift)) | (UInt64(raw) & part.mask) << UInt64(part.shift)
@@ -319,7 +332,8 @@ struct LayoutEncoder {
 
     private func dataBytes(_ value: FieldValue, _ d: DataNode) throws(LayoutEncodeError) -> [UInt8] {
         guard case .string(let text) = value else {
-            throw LayoutEncodeError(field: d.name, d.encoding == .hex ? "takes hex bytes as a string" : "takes a string")
+            throw LayoutEncodeError(
+                field: d.name, d.encoding == .hex ? "takes hex bytes as a string" : "takes a string")
         }
         switch d.encoding {
         case .hex:
@@ -340,12 +354,16 @@ struct LayoutEncoder {
         switch d.length {
         case .fixed(let n):
             if d.encoding == .hex {
-                guard bytes.count == n else { throw LayoutEncodeError(field: d.name, "has \(bytes.count) bytes; it takes \(n)") }
+                guard bytes.count == n else {
+                    throw LayoutEncodeError(field: d.name, "has \(bytes.count) bytes; it takes \(n)")
+                }
             } else {
                 guard bytes.count <= n else {
                     throw LayoutEncodeError(field: d.name, "has \(bytes.count) bytes; it takes at most \(n)")
                 }
-                if bytes.last == 0 { throw LayoutEncodeError(field: d.name, "ends with NUL, which fixed-length text cannot keep") }
+                if bytes.last == 0 {
+                    throw LayoutEncodeError(field: d.name, "ends with NUL, which fixed-length text cannot keep")
+                }
                 bytes += repeatElement(0, count: n - bytes.count)
             }
         case .rest: break
@@ -357,7 +375,9 @@ struct LayoutEncoder {
         writer.append(bytes)
     }
 
-    private mutating func encodeArray(_ s: ScalarNode, _ count: Extent, following: ArraySlice<Node>) throws(LayoutEncodeError) {
+    private mutating func encodeArray(
+        _ s: ScalarNode, _ count: Extent, following: ArraySlice<Node>
+    ) throws(LayoutEncodeError) {
         guard let value = values[s.value.name] else { throw LayoutEncodeError(field: s.value.name, "no value given") }
         used.insert(s.value.name)
         guard case .list(let list) = value else { throw LayoutEncodeError(field: s.value.name, "takes a list") }
@@ -365,7 +385,8 @@ struct LayoutEncoder {
         case .fixed(let n) where n != list.count:
             throw LayoutEncodeError(field: s.value.name, "has \(list.count) elements; it takes \(n)")
         case .field(let source) where raws[source] != Int64(list.count):
-            throw LayoutEncodeError(field: s.value.name, "has \(list.count) elements but \(source) says \(raws[source] ?? 0)")
+            throw LayoutEncodeError(
+                field: s.value.name, "has \(list.count) elements but \(source) says \(raws[source] ?? 0)")
         default: break
         }
         guard list.count <= 512 else { throw LayoutEncodeError(field: s.value.name, "has more than 512 elements") }
@@ -380,7 +401,9 @@ struct LayoutEncoder {
     }
 
     /// The bits of a float field's value; IEEE 754 takes the nearest, IEEE-11073 must be exact.
-    static func floatBits(_ value: FieldValue, _ spec: ValueSpec, _ type: ScalarType) throws(LayoutEncodeError) -> UInt64 {
+    static func floatBits(
+        _ value: FieldValue, _ spec: ValueSpec, _ type: ScalarType
+    ) throws(LayoutEncodeError) -> UInt64 {
         var v = value
         if !spec.conversion.isIdentity, let n = value.number { v = .double(spec.conversion.unapply(n)) }
         switch type {
@@ -397,7 +420,8 @@ struct LayoutEncoder {
             guard let word = MedicalFloat.encode(v, wide: size == 4) else {
                 throw LayoutEncodeError(
                     field: spec.name,
-                    "\(value.numberText) cannot be written exactly as \(size == 2 ? "an SFLOAT (mantissa ±2045, exponent −8…7)" : "a FLOAT (mantissa ±8388605)")")
+                    "\(value.numberText) cannot be written exactly as \(size == 2 ? "an SFLOAT (mantissa ±2045, exponent −8…7)" : "a FLOAT (mantissa ±8388605)")"
+                )
             }
             return UInt64(word)
         case .integer:

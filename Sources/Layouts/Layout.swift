@@ -4,9 +4,9 @@ import JSON
 import PayloadDecoders
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A payload layout described in a JSON file (layouts/README.md), compiled once and run as a
@@ -98,7 +98,8 @@ public struct Layout: PayloadDecoder, Sendable {
     ) throws(LayoutLoadError) -> Layout {
         guard let bytes = readFile(path) else { throw .unreadable(path: path, reason: lastErrorText()) }
         return try parse(
-            bytes: bytes, name: path, parameters: parameters, builtInIDs: builtInIDs, requireParameters: requireParameters)
+            bytes: bytes, name: path, parameters: parameters, builtInIDs: builtInIDs,
+            requireParameters: requireParameters)
     }
 
     /// Checks and compiles a layout document; `name` is used in issue locations.
@@ -128,13 +129,17 @@ public struct Layout: PayloadDecoder, Sendable {
         }
         if let length = match.length, !length.contains(payload.bytes.count) { return false }
         if !match.prefix.isEmpty {
-            guard payload.bytes.count >= match.prefix.count, payload.bytes.starts(with: match.prefix) else { return false }
+            guard payload.bytes.count >= match.prefix.count, payload.bytes.starts(with: match.prefix) else {
+                return false
+            }
         }
         if let prefix = match.namePrefix {
             guard let name = payload.context.localName, name.hasPrefix(prefix) else { return false }
         }
         if !match.serviceUUIDs.isEmpty {
-            guard payload.context.serviceUUIDs.contains(where: { match.serviceUUIDs.contains($0) }) else { return false }
+            guard payload.context.serviceUUIDs.contains(where: { match.serviceUUIDs.contains($0) }) else {
+                return false
+            }
         }
         return true
     }
@@ -240,7 +245,9 @@ public struct LayoutRule: Sendable, Hashable, CustomStringConvertible {
         case .counter(let step, let modulo): return "\(subject) counts up by \(step), modulo \(modulo)"
         case .maxJump(let v): return "\(subject) changes by at most \(formatNumber(v))"
         case .cadence(let low, let high):
-            let parts = [low.map { "≥ \(milliseconds($0)) ms" }, high.map { "≤ \(milliseconds($0)) ms" }].compactMap { $0 }
+            let parts = [low.map { "≥ \(milliseconds($0)) ms" }, high.map { "≤ \(milliseconds($0)) ms" }].compactMap {
+                $0
+            }
             return "interval between \(subject) \(parts.joined(separator: " and "))"
         }
     }

@@ -37,7 +37,10 @@ struct LayoutCompiler {
     /// Every field name written anywhere in the file, to tell "later" from "unknown".
     private var documentNames: Set<String> = []
 
-    init(file: String, locations: [String: Int], builtInIDs: Set<String>, overrides: [String: String], requireParameters: Bool) {
+    init(
+        file: String, locations: [String: Int], builtInIDs: Set<String>, overrides: [String: String],
+        requireParameters: Bool
+    ) {
         diagnostics = Diagnostics(file: file, locations: locations)
         self.builtInIDs = builtInIDs
         self.overrides = overrides
@@ -80,7 +83,8 @@ struct LayoutCompiler {
     static let valueKeys = [
         "name", "scale", "add", "unit", "enum", "min", "max", "counter", "max_jump", "const", "description", "comment",
     ]
-    static let fieldKeys = ["type", "endian", "offset", "repeat", "length", "bits", "switch", "cases", "compute"] + valueKeys
+    static let fieldKeys =
+        ["type", "endian", "offset", "repeat", "length", "bits", "switch", "cases", "compute"] + valueKeys
     static let bitKeys = ["bit", "width"] + valueKeys
 
     /// Reports keys not in `allowed`; keys that exist for other kinds of entry get a pointed message.
@@ -216,7 +220,8 @@ struct LayoutCompiler {
                 }
                 let given = overrides[name]
                 if let given, type.parse(given) == nil {
-                    diagnostics.error(path, "the value \"\(given)\" given for '\(name)' is not a valid \(type.rawValue)")
+                    diagnostics.error(
+                        path, "the value \"\(given)\" given for '\(name)' is not a valid \(type.rawValue)")
                 }
                 let parameter = LayoutParameter(
                     name: name, kind: type, defaultValue: defaultText, value: given ?? defaultText,
@@ -305,7 +310,8 @@ struct LayoutCompiler {
             if let names = d.array?.compactMap(\.string), names.count == d.array?.count, !names.isEmpty {
                 dedup = names
                 for (i, name) in names.enumerated() where scope.lookup(name) == nil {
-                    diagnostics.error("$.dedup[\(i)]", "no field named '\(name)'" + suggestion(for: name, in: scope.allNames))
+                    diagnostics.error(
+                        "$.dedup[\(i)]", "no field named '\(name)'" + suggestion(for: name, in: scope.allNames))
                 }
             } else {
                 diagnostics.error("$.dedup", "dedup is a non-empty array of field names, e.g. [\"nonce\"]")
@@ -393,7 +399,8 @@ struct LayoutCompiler {
         return LayoutRule(
             field: nil,
             kind: .cadence(
-                minMicros: low.map { Int64(($0 * 1000).rounded()) }, maxMicros: high.map { Int64(($0 * 1000).rounded()) }))
+                minMicros: low.map { Int64(($0 * 1000).rounded()) },
+                maxMicros: high.map { Int64(($0 * 1000).rounded()) }))
     }
 
     // MARK: - Match
@@ -436,7 +443,9 @@ struct LayoutCompiler {
                 case .value(let resolved):
                     guard let text = resolved.string, let uuid = BluetoothUUID(text) else {
                         diagnostics.error(
-                            p, "\(key) must be a UUID (\"2a37\" or \"6e400001-b5a3-f393-e0a9-e50e24dcca9e\"), not \(resolved.jsonText)")
+                            p,
+                            "\(key) must be a UUID (\"2a37\" or \"6e400001-b5a3-f393-e0a9-e50e24dcca9e\"), not \(resolved.jsonText)"
+                        )
                         continue
                     }
                     switch kind {
@@ -473,7 +482,8 @@ struct LayoutCompiler {
                     if let bytes = Hex.decode(text), !bytes.isEmpty {
                         match.prefix = bytes
                     } else {
-                        diagnostics.error(path + ".prefix", "prefix must be hex bytes such as \"0215\", not \"\(text)\"")
+                        diagnostics.error(
+                            path + ".prefix", "prefix must be hex bytes such as \"0215\", not \"\(text)\"")
                     }
                 }
             }
@@ -561,10 +571,16 @@ struct LayoutCompiler {
         checkOffset(object, path, position)
         switch typeName {
         case "pad":
-            checkKeys(object, path, allowed: ["type", "length", "offset", "comment"], known: Self.fieldKeys, kind: "a pad field")
-            guard let n = object["length"].flatMap({ integer($0, path + ".length", "length") }), n > 0, n <= 65_535 else {
-                if object["length"] == nil { diagnostics.error(path, "a pad field needs a \"length\" in bytes") }
-                else { diagnostics.error(path + ".length", "a pad length is a positive number of bytes") }
+            checkKeys(
+                object, path, allowed: ["type", "length", "offset", "comment"], known: Self.fieldKeys,
+                kind: "a pad field")
+            guard let n = object["length"].flatMap({ integer($0, path + ".length", "length") }), n > 0, n <= 65_535
+            else {
+                if object["length"] == nil {
+                    diagnostics.error(path, "a pad field needs a \"length\" in bytes")
+                } else {
+                    diagnostics.error(path + ".length", "a pad length is a positive number of bytes")
+                }
                 return nil
             }
             consume(Int(n), path, "pad", &position)
@@ -579,7 +595,9 @@ struct LayoutCompiler {
             if typeName == "float" || typeName == "float32" {
                 message = "type '\(typeName)' is ambiguous: use 'f32' (IEEE 754) or 'medfloat32' (IEEE-11073 FLOAT)"
             } else {
-                let hint = Self.typeHint(typeName).map { "; did you mean '\($0)'?" } ?? suggestion(for: typeName, in: Self.typeNames)
+                let hint =
+                    Self.typeHint(typeName).map { "; did you mean '\($0)'?" }
+                    ?? suggestion(for: typeName, in: Self.typeNames)
                 message = "unknown type '\(typeName)'" + hint + " (types: \(Self.typeNames.joined(separator: ", ")))"
             }
             diagnostics.error(path + ".type", message)
@@ -594,7 +612,9 @@ struct LayoutCompiler {
             allowed.removeAll { ["enum", "counter", "const"].contains($0) }
         }
         checkKeys(object, path, allowed: allowed, known: Self.fieldKeys, kind: "a \(typeName) field")
-        guard var value = parseValue(object, path, type: type, width: nil, scope: &scope, needsName: true) else { return nil }
+        guard var value = parseValue(object, path, type: type, width: nil, scope: &scope, needsName: true) else {
+            return nil
+        }
 
         var count: Extent?
         if let r = object["repeat"] {
@@ -611,7 +631,10 @@ struct LayoutCompiler {
         case .field?: if case .known = position { position = .variable }
         case nil: consume(type.size, path, value.name, &position)
         }
-        define(value, path, &scope, rawInteger: type.isInteger && value.conversion.isIdentity && value.enumCases.isEmpty && count == nil, numeric: count == nil)
+        define(
+            value, path, &scope,
+            rawInteger: type.isInteger && value.conversion.isIdentity && value.enumCases.isEmpty && count == nil,
+            numeric: count == nil)
         return .scalar(ScalarNode(value: value, type: type, endian: endian, count: count))
     }
 
@@ -678,29 +701,38 @@ struct LayoutCompiler {
         switch position {
         case .known(let p):
             if let bound = lengthBound, p + n > bound.upperBound {
-                let what = bound.lowerBound == bound.upperBound ? "the matched length \(bound.upperBound)" : "the longest matched length \(bound.upperBound)"
+                let what =
+                    bound.lowerBound == bound.upperBound
+                    ? "the matched length \(bound.upperBound)" : "the longest matched length \(bound.upperBound)"
                 diagnostics.error(path, "'\(name)' ends at byte \(p + n), past \(what)")
             }
         case .end(let field):
-            diagnostics.error(path, "'\(field)' before '\(name)' reads to the end of the payload, so '\(name)' never gets any bytes")
+            diagnostics.error(
+                path, "'\(field)' before '\(name)' reads to the end of the payload, so '\(name)' never gets any bytes")
         case .variable: break
         }
         position = position.advanced(by: n)
     }
 
-    private mutating func define(_ value: ValueSpec, _ path: String, _ scope: inout Scope, rawInteger: Bool, numeric: Bool) {
+    private mutating func define(
+        _ value: ValueSpec, _ path: String, _ scope: inout Scope, rawInteger: Bool, numeric: Bool
+    ) {
         if let existing = scope.lookup(value.name) {
             diagnostics.error(
-                path + ".name", "duplicate field name '\(value.name)' (also at \(existing.path), line \(diagnostics.line(existing.path)))")
+                path + ".name",
+                "duplicate field name '\(value.name)' (also at \(existing.path), line \(diagnostics.line(existing.path)))"
+            )
             return
         }
         if let other = allValues[value.name], other.rules != value.rules {
             diagnostics.error(
                 path + ".name",
-                "'\(value.name)' has other rules at \(other.path); the same name must have the same min, max, enum, counter and max_jump")
+                "'\(value.name)' has other rules at \(other.path); the same name must have the same min, max, enum, counter and max_jump"
+            )
         }
         if allValues[value.name] == nil { allValues[value.name] = value }
-        scope.define(value.name, .init(value: value, path: path, isRawInteger: rawInteger, isNumeric: numeric, definite: true))
+        scope.define(
+            value.name, .init(value: value, path: path, isRawInteger: rawInteger, isNumeric: numeric, definite: true))
     }
 
     /// Name, unit, scale, enum, const and rules: what scalars, bit fields and computed fields share.
@@ -716,14 +748,17 @@ struct LayoutCompiler {
         if !isSnakeCase(name) {
             let suggested = snakeCased(name)
             diagnostics.error(
-                path + ".name", "\"\(name)\" is not snake_case" + (isSnakeCase(suggested) ? " (try \"\(suggested)\")" : ""))
+                path + ".name",
+                "\"\(name)\" is not snake_case" + (isSnakeCase(suggested) ? " (try \"\(suggested)\")" : ""))
         }
         if let u = object["unit"], let unit = string(u, path + ".unit", "unit") {
             value.unit = UnitTable.canonical(unit) ?? unit
             if let suffix = UnitTable.suffix(for: unit) {
                 if !name.hasSuffix("_" + suffix) {
                     diagnostics.error(
-                        path + ".name", "\"\(name)\" has unit \(unit) but does not end in _\(suffix) (e.g. \"\(Self.stripUnit(name))_\(suffix)\")")
+                        path + ".name",
+                        "\"\(name)\" has unit \(unit) but does not end in _\(suffix) (e.g. \"\(Self.stripUnit(name))_\(suffix)\")"
+                    )
                 }
             } else {
                 diagnostics.warning(
@@ -777,7 +812,8 @@ struct LayoutCompiler {
                     diagnostics.error(path + ".enum", "an enum lists at least one value")
                 }
             } else {
-                diagnostics.error(path + ".enum", "enum is an object of raw value → name: {\"0\": \"off\", \"1\": \"on\"}")
+                diagnostics.error(
+                    path + ".enum", "enum is an object of raw value → name: {\"0\": \"off\", \"1\": \"on\"}")
             }
         }
         // Const.
@@ -851,7 +887,9 @@ struct LayoutCompiler {
         return raw >= range.min && (raw < 0 || UInt64(raw) <= range.max)
     }
 
-    private mutating func parseConversion(_ scale: JSONValue?, _ add: JSONValue?, _ path: String, integer: Bool) -> Conversion {
+    private mutating func parseConversion(
+        _ scale: JSONValue?, _ add: JSONValue?, _ path: String, integer: Bool
+    ) -> Conversion {
         var addDecimal = ExactDecimal(significand: 0, exponent: 0)
         var addDouble = 0.0
         if let add {
@@ -875,13 +913,15 @@ struct LayoutCompiler {
                 if let exact = ExactDecimal(text), let (p, q) = exact.fraction, p == 1 { reciprocal = q }
             case .string(let text) where text.hasPrefix("1/"):
                 guard let n = Int64(text.dropFirst(2)), n > 0 else {
-                    diagnostics.error(path + ".scale", "a fraction scale is written \"1/N\" with N a positive whole number")
+                    diagnostics.error(
+                        path + ".scale", "a fraction scale is written \"1/N\" with N a positive whole number")
                     return .unscaled
                 }
                 reciprocal = n
                 scaleDouble = 1 / Double(n)
             default:
-                diagnostics.error(path + ".scale", "scale is a number (0.01) or a fraction \"1/N\", not \(scale.jsonText)")
+                diagnostics.error(
+                    path + ".scale", "scale is a number (0.01) or a fraction \"1/N\", not \(scale.jsonText)")
                 return .unscaled
             }
         }
@@ -894,7 +934,9 @@ struct LayoutCompiler {
         return .linear(scale: scaleDouble, add: addDouble)
     }
 
-    private mutating func parseCounter(_ value: JSONValue, _ path: String, _ spec: ValueSpec, type: ScalarType?, width: Int?) -> CounterSpec? {
+    private mutating func parseCounter(
+        _ value: JSONValue, _ path: String, _ spec: ValueSpec, type: ScalarType?, width: Int?
+    ) -> CounterSpec? {
         var modulo: Int64?
         if let width { modulo = width >= 63 ? nil : Int64(1) << Int64(width) }
         if case .integer(let size, let signed)? = type, !signed, size < 8 { modulo = Int64(1) << Int64(size * 8) }
@@ -930,7 +972,8 @@ struct LayoutCompiler {
                     path,
                     documentNames.contains(text)
                         ? unknownName(text, scope, what: "a \(what)")
-                        : "\(what) \"\(text)\" is neither \"rest\" nor an earlier field" + suggestion(for: text, in: scope.allNames))
+                        : "\(what) \"\(text)\" is neither \"rest\" nor an earlier field"
+                            + suggestion(for: text, in: scope.allNames))
                 return nil
             }
             guard entry.isRawInteger else {
@@ -955,7 +998,8 @@ struct LayoutCompiler {
         _ object: JSONObject, _ path: String, _ typeName: String, _ scope: inout Scope, _ position: inout Position
     ) -> Node? {
         checkKeys(
-            object, path, allowed: ["name", "type", "offset", "length", "description", "comment"], known: Self.fieldKeys,
+            object, path, allowed: ["name", "type", "offset", "length", "description", "comment"],
+            known: Self.fieldKeys,
             kind: "a \(typeName) field")
         guard let name = object["name"].flatMap({ string($0, path + ".name", "name") }) else {
             if object["name"] == nil { diagnostics.error(path, "a field needs a \"name\"") }
@@ -963,10 +1007,13 @@ struct LayoutCompiler {
         }
         if !isSnakeCase(name) {
             let suggested = snakeCased(name)
-            diagnostics.error(path + ".name", "\"\(name)\" is not snake_case" + (isSnakeCase(suggested) ? " (try \"\(suggested)\")" : ""))
+            diagnostics.error(
+                path + ".name",
+                "\"\(name)\" is not snake_case" + (isSnakeCase(suggested) ? " (try \"\(suggested)\")" : ""))
         }
         guard let lengthValue = object["length"] else {
-            diagnostics.error(path, "a \(typeName) field needs a \"length\": a number of bytes, \"rest\" or an earlier field")
+            diagnostics.error(
+                path, "a \(typeName) field needs a \"length\": a number of bytes, \"rest\" or an earlier field")
             return nil
         }
         guard let length = parseExtent(lengthValue, path + ".length", "length", scope: scope) else { return nil }
@@ -986,7 +1033,8 @@ struct LayoutCompiler {
         _ position: inout Position
     ) -> Node? {
         guard case .integer(let size, let signed) = type, !signed else {
-            diagnostics.error(path + ".type", "bit fields sit in an unsigned integer (u8, u16, u24, u32…), not \(type.name)")
+            diagnostics.error(
+                path + ".type", "bit fields sit in an unsigned integer (u8, u16, u24, u32…), not \(type.name)")
             return nil
         }
         checkKeys(
@@ -995,7 +1043,9 @@ struct LayoutCompiler {
         var container: ValueSpec?
         if object["name"] != nil {
             container = parseValue(object, path, type: type, width: nil, scope: &scope, needsName: true)
-            if let c = container { define(c, path, &scope, rawInteger: c.conversion.isIdentity && c.enumCases.isEmpty, numeric: true) }
+            if let c = container {
+                define(c, path, &scope, rawInteger: c.conversion.isIdentity && c.enumCases.isEmpty, numeric: true)
+            }
         }
         consume(size, path, container?.name ?? "bits", &position)
         guard let array = object["bits"]?.array, !array.isEmpty else {
@@ -1018,23 +1068,28 @@ struct LayoutCompiler {
             guard let shift = integer(bitObject["bit"], p + ".bit", "bit") else { continue }
             let width = bitObject["width"].flatMap { integer($0, p + ".width", "width") } ?? 1
             guard shift >= 0, width >= 1, shift + width <= Int64(size * 8) else {
-                diagnostics.error(p, "bits \(shift)…\(shift + width - 1) do not fit in \(type.name) (bits 0…\(size * 8 - 1))")
+                diagnostics.error(
+                    p, "bits \(shift)…\(shift + width - 1) do not fit in \(type.name) (bits 0…\(size * 8 - 1))")
                 continue
             }
             let range = Int(shift)..<Int(shift + width)
             if let clash = used.first(where: { $0.range.overlaps(range) }) {
                 diagnostics.error(p, "bits \(range.lowerBound)…\(range.upperBound - 1) overlap '\(clash.name)'")
             }
-            guard let value = parseValue(bitObject, p, type: nil, width: Int(width), scope: &scope, needsName: true) else {
+            guard let value = parseValue(bitObject, p, type: nil, width: Int(width), scope: &scope, needsName: true)
+            else {
                 continue
             }
             used.append((range, value.name))
-            let isBool = width == 1 && value.enumCases.isEmpty && value.conversion == .unscaled && value.constant == nil
+            let isBool =
+                width == 1 && value.enumCases.isEmpty && value.conversion == .unscaled && value.constant == nil
                 && value.counter == nil
             if isBool, value.minimum != nil || value.maximum != nil || value.maxJump != nil {
                 diagnostics.error(p, "min, max and max_jump do not apply to a single bit (it reads as true/false)")
             }
-            define(value, p, &scope, rawInteger: value.conversion.isIdentity && value.enumCases.isEmpty && !isBool, numeric: true)
+            define(
+                value, p, &scope, rawInteger: value.conversion.isIdentity && value.enumCases.isEmpty && !isBool,
+                numeric: true)
             parts.append(BitPart(value: value, shift: Int(shift), width: Int(width), isBool: isBool))
         }
         return .bits(BitsNode(container: container, path: path, type: type, endian: endian, parts: parts))
@@ -1068,7 +1123,8 @@ struct LayoutCompiler {
                 diagnostics.error(path + ".compute", "'\(name)' is not a number (it is text, bytes or an array)")
             } else if !entry.definite {
                 ok = false
-                diagnostics.error(path + ".compute", "'\(name)' is only defined in some arms of the switch before this field")
+                diagnostics.error(
+                    path + ".compute", "'\(name)' is only defined in some arms of the switch before this field")
             }
         }
         define(value, path, &scope, rawInteger: false, numeric: true)
@@ -1079,7 +1135,8 @@ struct LayoutCompiler {
     private mutating func parseSwitch(
         _ object: JSONObject, _ path: String, _ scope: inout Scope, _ position: inout Position
     ) -> Node? {
-        checkKeys(object, path, allowed: ["switch", "cases", "offset", "comment"], known: Self.fieldKeys, kind: "a switch")
+        checkKeys(
+            object, path, allowed: ["switch", "cases", "offset", "comment"], known: Self.fieldKeys, kind: "a switch")
         checkOffset(object, path, position)
         guard let field = string(object["switch"], path + ".switch", "switch") else { return nil }
         guard let entry = scope.lookup(field) else {
@@ -1127,7 +1184,8 @@ struct LayoutCompiler {
                 raw = named.value
             } else {
                 diagnostics.error(
-                    p, "case \"\(key)\" is neither a number nor a name in '\(field)''s enum"
+                    p,
+                    "case \"\(key)\" is neither a number nor a name in '\(field)''s enum"
                         + suggestion(for: key, in: spec.enumCases.map(\.name)))
                 continue
             }
@@ -1149,7 +1207,8 @@ struct LayoutCompiler {
         if !sawDefault {
             diagnostics.error(
                 path + ".cases",
-                "switch on '\(field)' has no \"default\": add one (an array of fields, [] for none, or \"reject\" to treat other values as malformed)")
+                "switch on '\(field)' has no \"default\": add one (an array of fields, [] for none, or \"reject\" to treat other values as malformed)"
+            )
         }
         if arms.isEmpty { diagnostics.error(path + ".cases", "a switch needs at least one case") }
         // Names after the switch: definite if every arm defines them.
@@ -1174,13 +1233,16 @@ struct LayoutCompiler {
             position = armPositions.isEmpty ? start : .variable
         }
         return .switchOn(
-            SwitchNode(field: field, path: path, cases: arms, defaultNodes: defaultNodes, defaultPath: path + ".cases.default"))
+            SwitchNode(
+                field: field, path: path, cases: arms, defaultNodes: defaultNodes, defaultPath: path + ".cases.default")
+        )
     }
 
     // MARK: - Length against the fields
 
     /// Every way through the switches, with where the fields end (nil when not fixed).
-    private func ends(_ nodes: [Node], from start: Int?, path: String, limit: inout Int) -> [(end: Int?, path: String)] {
+    private func ends(_ nodes: [Node], from start: Int?, path: String, limit: inout Int) -> [(end: Int?, path: String)]
+    {
         var paths: [(Int?, String)] = [(start, path)]
         for node in nodes {
             guard limit > 0 else { return paths }
@@ -1195,7 +1257,11 @@ struct LayoutCompiler {
                     }
                 case .bits(let b): next.append((position.map { $0 + b.type.size }, p))
                 case .data(let d):
-                    if case .fixed(let n) = d.length { next.append((position.map { $0 + n }, p)) } else { next.append((nil, p)) }
+                    if case .fixed(let n) = d.length {
+                        next.append((position.map { $0 + n }, p))
+                    } else {
+                        next.append((nil, p))
+                    }
                 case .pad(let n): next.append((position.map { $0 + n }, p))
                 case .computed: next.append((position, p))
                 case .switchOn(let s):
@@ -1219,7 +1285,9 @@ struct LayoutCompiler {
         var limit = 64
         for (end, path) in ends(nodes, from: 0, path: "$.fields", limit: &limit) {
             guard let end, end < bound.lowerBound else { continue }
-            let what = bound.lowerBound == bound.upperBound ? "the matched length is \(bound.lowerBound)" : "the shortest matched length is \(bound.lowerBound)"
+            let what =
+                bound.lowerBound == bound.upperBound
+                ? "the matched length is \(bound.lowerBound)" : "the shortest matched length is \(bound.lowerBound)"
             diagnostics.error(
                 path,
                 "the fields end at byte \(end) but \(what): describe bytes \(end)…\(bound.lowerBound - 1) "

@@ -15,7 +15,9 @@ public enum LayoutLinter {
     }
 
     /// Lints a file; an unreadable file is one issue at line 0.
-    public static func lint(path: String, builtInIDs: [String] = Layout.builtInIDs, parameters: [String: String] = [:])
+    public static func lint(
+        path: String, builtInIDs: [String] = Layout.builtInIDs, parameters: [String: String] = [:]
+    )
         -> [LintIssue]
     {
         guard let bytes = readFile(path) else {

@@ -68,7 +68,8 @@ struct Diagnostics {
 
     mutating func sort() {
         // Stable: by line, then in the order found.
-        issues = issues.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        issues = issues.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(
+            \.element)
     }
 }
 

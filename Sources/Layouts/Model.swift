@@ -35,7 +35,10 @@ enum ScalarType: Sendable, Hashable {
         guard case .integer(let size, let signed) = self else { return (0, 0) }
         if signed {
             let bits = UInt64(size * 8)
-            return (bits == 64 ? Int64.min : -(Int64(1) << (bits - 1)), bits == 64 ? UInt64(Int64.max) : (UInt64(1) << (bits - 1)) - 1)
+            return (
+                bits == 64 ? Int64.min : -(Int64(1) << (bits - 1)),
+                bits == 64 ? UInt64(Int64.max) : (UInt64(1) << (bits - 1)) - 1
+            )
         }
         return (0, size == 8 ? UInt64.max : (UInt64(1) << UInt64(size * 8)) - 1)
     }
@@ -63,11 +66,14 @@ struct ValueSpec: Sendable, Hashable {
     var counter: CounterSpec?
     var maxJump: Double?
 
-    var enumLookup: [Int64: String] { Dictionary(enumCases.map { ($0.value, $0.name) }, uniquingKeysWith: { a, _ in a }) }
+    var enumLookup: [Int64: String] {
+        Dictionary(enumCases.map { ($0.value, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
 
     static func == (a: ValueSpec, b: ValueSpec) -> Bool {
         a.name == b.name && a.path == b.path && a.unit == b.unit && a.conversion == b.conversion
-            && a.enumCases.map(\.value) == b.enumCases.map(\.value) && a.enumCases.map(\.name) == b.enumCases.map(\.name)
+            && a.enumCases.map(\.value) == b.enumCases.map(\.value)
+            && a.enumCases.map(\.name) == b.enumCases.map(\.name)
             && a.constant == b.constant && a.minimum == b.minimum && a.maximum == b.maximum && a.counter == b.counter
             && a.maxJump == b.maxJump
     }
@@ -83,7 +89,9 @@ struct ValueSpec: Sendable, Hashable {
         if let minimum { rules.append(LayoutRule(field: name, kind: .minimum(minimum))) }
         if let maximum { rules.append(LayoutRule(field: name, kind: .maximum(maximum))) }
         if !enumCases.isEmpty { rules.append(LayoutRule(field: name, kind: .enumValues(enumCases.map(\.name)))) }
-        if let counter { rules.append(LayoutRule(field: name, kind: .counter(step: counter.step, modulo: counter.modulo))) }
+        if let counter {
+            rules.append(LayoutRule(field: name, kind: .counter(step: counter.step, modulo: counter.modulo)))
+        }
         if let maxJump { rules.append(LayoutRule(field: name, kind: .maxJump(maxJump))) }
         return rules
     }
@@ -187,7 +195,8 @@ struct MatchSpec: Sendable, Hashable {
     var prefix: [UInt8] = []
 
     var keys: [MatchKey] {
-        companies.map { .company($0) } + serviceData.map { .serviceData($0) } + characteristics.map { .characteristic($0) }
+        companies.map { .company($0) } + serviceData.map { .serviceData($0) }
+            + characteristics.map { .characteristic($0) }
     }
 }
 

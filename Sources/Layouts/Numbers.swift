@@ -230,9 +230,11 @@ enum MedicalFloat {
             let mantissa = Int64(scaled.rounded())
             guard mantissa.magnitude <= UInt64(limit), decimalValue(mantissa, exponent) == double else { continue }
             if wide {
-                return UInt32(UInt8(bitPattern: Int8(exponent))) << 24 | UInt32(truncatingIfNeeded: mantissa) & 0x00FF_FFFF
+                return UInt32(UInt8(bitPattern: Int8(exponent))) << 24 | UInt32(truncatingIfNeeded: mantissa)
+                    & 0x00FF_FFFF
             }
-            return UInt32(UInt8(bitPattern: Int8(exponent)) & 0x0F) << 12 | UInt32(truncatingIfNeeded: mantissa) & 0x0FFF
+            return UInt32(UInt8(bitPattern: Int8(exponent)) & 0x0F) << 12 | UInt32(truncatingIfNeeded: mantissa)
+                & 0x0FFF
         }
         return nil
     }

@@ -132,9 +132,12 @@ struct Program: Sendable {
         func collect(_ nodes: [Node]) {
             for node in nodes {
                 switch node {
-                case .scalar(let s): if case .field(let n)? = s.count { registers[n] = registers[n] ?? Int32(registers.count) }
-                case .data(let d): if case .field(let n) = d.length { registers[n] = registers[n] ?? Int32(registers.count) }
-                case .computed(let c): for n in c.expression.names { registers[n] = registers[n] ?? Int32(registers.count) }
+                case .scalar(let s):
+                    if case .field(let n)? = s.count { registers[n] = registers[n] ?? Int32(registers.count) }
+                case .data(let d):
+                    if case .field(let n) = d.length { registers[n] = registers[n] ?? Int32(registers.count) }
+                case .computed(let c):
+                    for n in c.expression.names { registers[n] = registers[n] ?? Int32(registers.count) }
                 case .switchOn(let s):
                     registers[s.field] = registers[s.field] ?? Int32(registers.count)
                     for arm in s.cases { collect(arm.nodes) }
@@ -190,11 +193,17 @@ struct Program: Sendable {
                 if let extent = s.count {
                     let element: Element
                     if case .integer(let size, let signed) = s.type {
-                        element = .integer(size: Int8(size), signed: signed, conversion: s.value.conversion, enumIndex: enumIndex(s.value))
+                        element = .integer(
+                            size: Int8(size), signed: signed, conversion: s.value.conversion,
+                            enumIndex: enumIndex(s.value))
                     } else {
                         element = .float(Self.floatKind(s.type), conversion: s.value.conversion)
                     }
-                    ops.append(.array(ArrayOp(name: name(s.value.name), element: element, endian: s.endian, count: count(extent, registers))))
+                    ops.append(
+                        .array(
+                            ArrayOp(
+                                name: name(s.value.name), element: element, endian: s.endian,
+                                count: count(extent, registers))))
                 } else if case .integer(let size, let signed) = s.type {
                     let n = name(s.value.name)
                     ops.append(
@@ -218,19 +227,25 @@ struct Program: Sendable {
                             name: b.container.map { name($0.name) } ?? -1, label: label, size: Int8(b.type.size),
                             signed: false, endian: b.endian, conversion: b.container?.conversion ?? .unscaled,
                             enumIndex: b.container.map { enumIndex($0) } ?? -1,
-                            register: b.container.flatMap { registers[$0.name] } ?? -1, constant: b.container?.constant)))
+                            register: b.container.flatMap { registers[$0.name] } ?? -1, constant: b.container?.constant)
+                    ))
                 for part in b.parts {
                     ops.append(
                         .bitPart(
                             BitPartOp(
-                                name: name(part.value.name), shift: UInt8(part.shift), mask: part.mask, isBool: part.isBool,
+                                name: name(part.value.name), shift: UInt8(part.shift), mask: part.mask,
+                                isBool: part.isBool,
                                 conversion: part.value.conversion, enumIndex: enumIndex(part.value),
                                 register: registers[part.value.name] ?? -1, constant: part.value.constant)))
                 }
             case .data(let d):
                 var strip = false
                 if case .fixed = d.length, d.encoding != .hex { strip = true }
-                ops.append(.data(DataOp(name: name(d.name), encoding: d.encoding, length: count(d.length, registers), stripNul: strip)))
+                ops.append(
+                    .data(
+                        DataOp(
+                            name: name(d.name), encoding: d.encoding, length: count(d.length, registers),
+                            stripNul: strip)))
             case .pad(let n):
                 ops.append(.pad(n))
             case .computed(let c):
@@ -304,7 +319,9 @@ struct Program: Sendable {
     }
 
     @inline(__always)
-    private func readUnsigned(_ reader: inout ByteReader, _ size: Int, _ endian: Endianness, _ label: Int32)
+    private func readUnsigned(
+        _ reader: inout ByteReader, _ size: Int, _ endian: Endianness, _ label: Int32
+    )
         throws(DecodeError) -> UInt64
     {
         switch (size, endian) {
@@ -333,7 +350,9 @@ struct Program: Sendable {
     }
 
     @inline(__always)
-    private func readFloat(_ reader: inout ByteReader, _ kind: FloatKind, _ endian: Endianness, _ conversion: Conversion, _ label: Int32)
+    private func readFloat(
+        _ reader: inout ByteReader, _ kind: FloatKind, _ endian: Endianness, _ conversion: Conversion, _ label: Int32
+    )
         throws(DecodeError) -> FieldValue
     {
         let value: FieldValue
@@ -367,7 +386,8 @@ struct Program: Sendable {
                 word = unsigned
                 let raw = op.signed ? Self.signExtend(unsigned, size) : Int64(truncatingIfNeeded: unsigned)
                 if let constant = op.constant, raw != constant {
-                    throw DecodeError(.badValue("expected \(constant), found \(raw)"), at: start, field: names[Int(op.label)])
+                    throw DecodeError(
+                        .badValue("expected \(constant), found \(raw)"), at: start, field: names[Int(op.label)])
                 }
                 if op.register >= 0 {
                     ints[Int(op.register)] = raw
@@ -382,13 +402,17 @@ struct Program: Sendable {
             case .bitPart(let op):
                 let raw = Int64(truncatingIfNeeded: (word >> UInt64(op.shift)) & op.mask)
                 if let constant = op.constant, raw != constant {
-                    throw DecodeError(.badValue("expected \(constant), found \(raw)"), at: reader.offset, field: names[Int(op.name)])
+                    throw DecodeError(
+                        .badValue("expected \(constant), found \(raw)"), at: reader.offset, field: names[Int(op.name)])
                 }
                 if op.register >= 0 {
                     ints[Int(op.register)] = raw
                     numbers[Int(op.register)] = op.conversion.number(raw)
                 }
-                fields.entries.append(Field(names[Int(op.name)], op.isBool ? .bool(raw != 0) : integerValue(raw, op.conversion, op.enumIndex)))
+                fields.entries.append(
+                    Field(
+                        names[Int(op.name)],
+                        op.isBool ? .bool(raw != 0) : integerValue(raw, op.conversion, op.enumIndex)))
             case .float(let op):
                 let value = try readFloat(&reader, op.kind, op.endian, op.conversion, op.name)
                 if op.register >= 0 { numbers[Int(op.register)] = value.number ?? .nan }
@@ -402,12 +426,14 @@ struct Program: Sendable {
                 case .register(let r):
                     let n = ints[Int(r)]
                     guard n >= 0, n <= 65_535 else {
-                        throw DecodeError(.badValue("length \(n) is out of range"), at: start, field: names[Int(op.name)])
+                        throw DecodeError(
+                            .badValue("length \(n) is out of range"), at: start, field: names[Int(op.name)])
                     }
                     length = Int(n)
                 }
                 let bytes = try reader.bytes(length, names[Int(op.name)])
-                fields.entries.append(Field(names[Int(op.name)], try Self.text(bytes, op, at: start, names[Int(op.name)])))
+                fields.entries.append(
+                    Field(names[Int(op.name)], try Self.text(bytes, op, at: start, names[Int(op.name)])))
             case .array(let op):
                 let start = reader.offset
                 let size = op.element.size
@@ -418,12 +444,14 @@ struct Program: Sendable {
                     count = reader.remaining / size
                     if reader.remaining % size != 0 {
                         throw DecodeError(
-                            .trailingBytes(count: reader.remaining % size), at: start + count * size, field: names[Int(op.name)])
+                            .trailingBytes(count: reader.remaining % size), at: start + count * size,
+                            field: names[Int(op.name)])
                     }
                 case .register(let r):
                     let n = ints[Int(r)]
                     guard n >= 0, n <= 512 else {
-                        throw DecodeError(.badValue("count \(n) is out of range (0…512)"), at: start, field: names[Int(op.name)])
+                        throw DecodeError(
+                            .badValue("count \(n) is out of range (0…512)"), at: start, field: names[Int(op.name)])
                     }
                     count = Int(n)
                 }
@@ -472,7 +500,9 @@ struct Program: Sendable {
         }
     }
 
-    static func text(_ bytes: UnsafeRawBufferPointer, _ op: DataOp, at offset: Int, _ name: String) throws(DecodeError) -> FieldValue {
+    static func text(
+        _ bytes: UnsafeRawBufferPointer, _ op: DataOp, at offset: Int, _ name: String
+    ) throws(DecodeError) -> FieldValue {
         var bytes = bytes
         if op.stripNul {
             var end = bytes.count
@@ -484,7 +514,8 @@ struct Program: Sendable {
             return .string(Hex.encode(bytes))
         case .ascii:
             if let bad = bytes.firstIndex(where: { $0 >= 0x80 }) {
-                throw DecodeError(.badValue("byte 0x\(String(bytes[bad], radix: 16)) is not ASCII"), at: offset + bad, field: name)
+                throw DecodeError(
+                    .badValue("byte 0x\(String(bytes[bad], radix: 16)) is not ASCII"), at: offset + bad, field: name)
             }
             return .string(String(decoding: bytes, as: UTF8.self))
         case .utf8:

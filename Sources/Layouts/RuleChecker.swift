@@ -39,7 +39,9 @@ public struct RuleChecker: Sendable {
         public var firstFrame: Int?
 
         public var description: String {
-            let status = violations == 0 ? "ok" : "\(violations) violation\(violations == 1 ? "" : "s") (first at frame \(firstFrame ?? 0))"
+            let status =
+                violations == 0
+                ? "ok" : "\(violations) violation\(violations == 1 ? "" : "s") (first at frame \(firstFrame ?? 0))"
             return "\(decoder) \(rule.name) \(rule): \(checked) checked, \(status)"
         }
     }
@@ -59,8 +61,10 @@ public struct RuleChecker: Sendable {
         public var description: String {
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             var lines = [
-                [count(readings, "reading"), count(duplicates, "duplicate"), count(decodeErrors, "decode error"),
-                 count(violations, "violation")].joined(separator: ", ")
+                [
+                    count(readings, "reading"), count(duplicates, "duplicate"), count(decodeErrors, "decode error"),
+                    count(violations, "violation"),
+                ].joined(separator: ", ")
             ]
             lines += entries.map { "  " + $0.description }
             return lines.joined(separator: "\n")
@@ -105,7 +109,9 @@ public struct RuleChecker: Sendable {
     }
 
     /// Checks one decode outcome; a decode error is itself a violation (rule `decode`).
-    public mutating func check(device: String, frame: Int, timestamp: Int64, decoder: String, outcome: DecodeOutcome)
+    public mutating func check(
+        device: String, frame: Int, timestamp: Int64, decoder: String, outcome: DecodeOutcome
+    )
         -> [RuleViolation]
     {
         switch outcome {
@@ -125,7 +131,9 @@ public struct RuleChecker: Sendable {
     }
 
     /// Checks one reading against its layout's rules and the previous reading from the same device.
-    public mutating func check(device: String, frame: Int, timestamp: Int64, decoder: String, fields: Fields)
+    public mutating func check(
+        device: String, frame: Int, timestamp: Int64, decoder: String, fields: Fields
+    )
         -> [RuleViolation]
     {
         guard let layoutIndex = layouts[decoder] else { return [] }
@@ -144,7 +152,8 @@ public struct RuleChecker: Sendable {
             if summary.entries[index].firstFrame == nil { summary.entries[index].firstFrame = frame }
             violations.append(
                 RuleViolation(
-                    frame: frame, timestamp: timestamp, device: device, decoder: decoder, field: rule.field, rule: rule.name,
+                    frame: frame, timestamp: timestamp, device: device, decoder: decoder, field: rule.field,
+                    rule: rule.name,
                     value: value, message: message))
         }
         var remembered: [String: FieldValue] = [:]
@@ -155,9 +164,15 @@ public struct RuleChecker: Sendable {
                 let interval = timestamp - previous.timestamp
                 let shown = FieldValue.double(Double(interval) / 1000)
                 if let low, interval < low {
-                    violation(index, rule, shown, "\(milliseconds(interval)) ms since the previous packet, expected at least \(milliseconds(low)) ms")
+                    violation(
+                        index, rule, shown,
+                        "\(milliseconds(interval)) ms since the previous packet, expected at least \(milliseconds(low)) ms"
+                    )
                 } else if let high, interval > high {
-                    violation(index, rule, shown, "\(milliseconds(interval)) ms since the previous packet, expected at most \(milliseconds(high)) ms")
+                    violation(
+                        index, rule, shown,
+                        "\(milliseconds(interval)) ms since the previous packet, expected at most \(milliseconds(high)) ms"
+                    )
                 }
                 continue
             }
@@ -166,15 +181,20 @@ public struct RuleChecker: Sendable {
             case .minimum(let low):
                 guard let n = value.number else { continue }
                 summary.entries[index].checked += 1
-                if n < low { violation(index, rule, value, "\(value.numberText) is below the minimum \(formatNumber(low))") }
+                if n < low {
+                    violation(index, rule, value, "\(value.numberText) is below the minimum \(formatNumber(low))")
+                }
             case .maximum(let high):
                 guard let n = value.number else { continue }
                 summary.entries[index].checked += 1
-                if n > high { violation(index, rule, value, "\(value.numberText) is above the maximum \(formatNumber(high))") }
+                if n > high {
+                    violation(index, rule, value, "\(value.numberText) is above the maximum \(formatNumber(high))")
+                }
             case .enumValues(let names):
                 summary.entries[index].checked += 1
                 if case .string = value { continue }
-                violation(index, rule, value, "\(value.numberText) is not a named value (\(names.joined(separator: ", ")))")
+                violation(
+                    index, rule, value, "\(value.numberText) is not a named value (\(names.joined(separator: ", ")))")
             case .counter(let step, let modulo):
                 remembered[name] = value
                 guard case .int(let current) = value, case .int(let before)? = previous?.values[name] else { continue }
@@ -193,7 +213,8 @@ public struct RuleChecker: Sendable {
                 }
             case .maxJump(let limit):
                 remembered[name] = value
-                guard let n = value.number, let before = previous?.values[name]?.number, n.isFinite, before.isFinite else {
+                guard let n = value.number, let before = previous?.values[name]?.number, n.isFinite, before.isFinite
+                else {
                     continue
                 }
                 summary.entries[index].checked += 1
@@ -201,7 +222,8 @@ public struct RuleChecker: Sendable {
                 if change.magnitude > limit {
                     violation(
                         index, rule, value,
-                        "changed by \(formatNumber(change)) (from \(formatNumber(before)) to \(value.numberText)), more than \(formatNumber(limit))")
+                        "changed by \(formatNumber(change)) (from \(formatNumber(before)) to \(value.numberText)), more than \(formatNumber(limit))"
+                    )
                 }
             case .cadence:
                 break

@@ -128,7 +128,8 @@ extension ValueSpec {
             return Double(raw)
         }
         func start(_ target: Double) -> Int128 {
-            let estimate = conversion.raw(for: target, nearest: true).map { Int128($0) } ?? (target < 0 ? typeLow : typeHigh)
+            let estimate =
+                conversion.raw(for: target, nearest: true).map { Int128($0) } ?? (target < 0 ? typeLow : typeHigh)
             return max(typeLow, min(typeHigh, estimate))
         }
         var low = typeLow
@@ -178,7 +179,9 @@ extension ValueSpec {
         var (low, high): (Double, Double)
         switch type {
         case .ieee754(let size):
-            (low, high) = size == 4 ? (-Double(Float.greatestFiniteMagnitude), Double(Float.greatestFiniteMagnitude))
+            (low, high) =
+                size == 4
+                ? (-Double(Float.greatestFiniteMagnitude), Double(Float.greatestFiniteMagnitude))
                 : (-Double.greatestFiniteMagnitude, Double.greatestFiniteMagnitude)
         case .medfloat(let size):
             let (mantissa, exponents) = MedicalFloat.limits(wide: size == 4)
@@ -532,7 +535,8 @@ extension Layout {
             if let count {
                 return bounds.map { ("[\($0.0)] × \(count)", .list(Array(repeating: $0.1, count: count))) }
             }
-            return [("[] (empty)", .list([]))] + bounds.map { ("[\($0.0)] × 3", .list(Array(repeating: $0.1, count: 3))) }
+            return [("[] (empty)", .list([]))]
+                + bounds.map { ("[\($0.0)] × 3", .list(Array(repeating: $0.1, count: 3))) }
         }
     }
 
@@ -563,7 +567,9 @@ extension Layout {
             }
             if !spec.enumCases.isEmpty { return .string(spec.enumCases.randomElement(using: &g)!.name) }
             let (low, high) = spec.usableRawBounds(slot.kind)
-            if slot.isExtentSource { return spec.value(raw: Int128.random(in: low...min(high, max(low, 6)), using: &g)) }
+            if slot.isExtentSource {
+                return spec.value(raw: Int128.random(in: low...min(high, max(low, 6)), using: &g))
+            }
             // Edges are where bugs live: one draw in four is a boundary.
             switch Int.random(in: 0..<8, using: &g) {
             case 0: return spec.value(raw: low)
@@ -590,7 +596,8 @@ extension Layout {
                 let (limit, exponents) = MedicalFloat.limits(wide: size == 4)
                 for _ in 0..<32 {
                     let mantissa = Int64.random(in: -limit...limit, using: &g)
-                    let exponent = Int.random(in: max(exponents.lowerBound, -12)...min(exponents.upperBound, 12), using: &g)
+                    let exponent = Int.random(
+                        in: max(exponents.lowerBound, -12)...min(exponents.upperBound, 12), using: &g)
                     let value = spec.conversion.apply(.double(decimalValue(mantissa, exponent))).number ?? 0
                     if value >= low, value <= high,
                         MedicalFloat.encode(.double(spec.conversion.unapply(value)), wide: size == 4) != nil
@@ -610,7 +617,8 @@ extension Layout {
             case .ascii, .utf8:
                 let count = length == nil ? n : Int.random(in: 0...n, using: &g)
                 let letters = Array("abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_".utf8)
-                return .string(String(decoding: (0..<count).map { _ in letters.randomElement(using: &g)! }, as: UTF8.self))
+                return .string(
+                    String(decoding: (0..<count).map { _ in letters.randomElement(using: &g)! }, as: UTF8.self))
             }
         case .array(let type, let count):
             let n = count ?? Int.random(in: 0...5, using: &g)

@@ -1,7 +1,7 @@
 import Layouts
 import PayloadDecoders
-import Testing
 import TestSupport
+import Testing
 
 /// layouts/README.md documents the format; these keep it honest.
 struct ReadmeTests {
@@ -18,7 +18,8 @@ struct ReadmeTests {
     }
 
     @Test func `the README's bit-field and offset examples read as it says`() throws {
-        let flags = try layout(#"""
+        let flags = try layout(
+            #"""
             {"id": "t", "match": {"company": 1}, "fields": [
             { "name": "flags", "type": "u16", "bits": [
               { "name": "button", "bit": 0 },
@@ -26,10 +27,13 @@ struct ReadmeTests {
               { "name": "level_pct", "bit": 8, "width": 7, "unit": "%" }
             ] }]}
             """#)
-        #expect(flags.decode(bytes: hex("07 8A")) == .fields([
-            Field("flags", 35335), Field("button", true), Field("mode", "max"), Field("level_pct", 10),
-        ]))
-        let offsets = try layout(#"""
+        #expect(
+            flags.decode(bytes: hex("07 8A"))
+                == .fields([
+                    Field("flags", 35335), Field("button", true), Field("mode", "max"), Field("level_pct", 10),
+                ]))
+        let offsets = try layout(
+            #"""
             {"id": "t", "match": {"company": 1}, "fields": [
             { "name": "a", "type": "u8", "offset": 0 },
             { "type": "pad", "length": 2 },

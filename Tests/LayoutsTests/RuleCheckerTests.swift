@@ -35,7 +35,9 @@ struct RuleCheckerTests {
         var checker = RuleChecker(layouts: [layout])
         var violations: [RuleViolation] = []
         for p in packets {
-            let fields: Fields = [Field("seq", .int(p.seq)), Field("temperature_c", .double(p.temperature)), Field("mode", p.mode)]
+            let fields: Fields = [
+                Field("seq", .int(p.seq)), Field("temperature_c", .double(p.temperature)), Field("mode", p.mode),
+            ]
             violations += checker.check(
                 device: p.device, frame: p.frame, timestamp: 1_700_000_000_000_000 + p.ms * 1000, decoder: "acme.beat",
                 fields: fields)
@@ -70,7 +72,9 @@ struct RuleCheckerTests {
         #expect(v.rule == "counter")
         #expect(v.value == 15)
         #expect(v.message == "expected 13 after 12, got 15 (2 missing)")
-        #expect(v.description == "frame 10 C2:6B:30:F9:0E:C7 acme.beat seq: counter: expected 13 after 12, got 15 (2 missing)")
+        #expect(
+            v.description
+                == "frame 10 C2:6B:30:F9:0E:C7 acme.beat seq: counter: expected 13 after 12, got 15 (2 missing)")
         let entry = try #require(checker.summary.entries.first { $0.rule.name == "counter" })
         #expect(entry.violations == 1)
         #expect(entry.firstFrame == 10)
@@ -163,15 +167,16 @@ struct RuleCheckerTests {
         packets[3].seq = 20
         packets[4].seq = 21
         let summary = try run(packets).checker.summary
-        #expect(summary.description == """
-            5 readings, 0 duplicates, 0 decode errors, 1 violation
-              acme.beat counter seq counts up by 1, modulo 256: 4 checked, 1 violation (first at frame 10)
-              acme.beat min temperature_c ≥ -20: 5 checked, ok
-              acme.beat max temperature_c ≤ 60: 5 checked, ok
-              acme.beat max_jump temperature_c changes by at most 2: 4 checked, ok
-              acme.beat enum mode is one of idle, run: 5 checked, ok
-              acme.beat cadence interval between packets ≥ 900 ms and ≤ 1100 ms: 4 checked, ok
-            """)
+        #expect(
+            summary.description == """
+                5 readings, 0 duplicates, 0 decode errors, 1 violation
+                  acme.beat counter seq counts up by 1, modulo 256: 4 checked, 1 violation (first at frame 10)
+                  acme.beat min temperature_c ≥ -20: 5 checked, ok
+                  acme.beat max temperature_c ≤ 60: 5 checked, ok
+                  acme.beat max_jump temperature_c changes by at most 2: 4 checked, ok
+                  acme.beat enum mode is one of idle, run: 5 checked, ok
+                  acme.beat cadence interval between packets ≥ 900 ms and ≤ 1100 ms: 4 checked, ok
+                """)
     }
 
     @Test func `the envsensor layout checks humidity and skips repeated nonces`() throws {
@@ -184,7 +189,9 @@ struct RuleCheckerTests {
         wet[5] = 0x27
         var all: [RuleViolation] = []
         for (frame, bytes) in [(1, good), (2, good), (3, wet)] {
-            all += checker.check(device: "d", frame: frame, timestamp: Int64(frame), decoder: layout.id, outcome: layout.decode(bytes: bytes))
+            all += checker.check(
+                device: "d", frame: frame, timestamp: Int64(frame), decoder: layout.id,
+                outcome: layout.decode(bytes: bytes))
         }
         #expect(all.map(\.frame) == [3])
         #expect(all.first?.message == "100.01 is above the maximum 100")

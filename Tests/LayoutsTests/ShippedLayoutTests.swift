@@ -3,8 +3,8 @@ import ByteReading
 import JSON
 import Layouts
 import PayloadDecoders
-import Testing
 import TestSupport
+import Testing
 
 struct EnvSensorLayoutTests {
     // payloads.md §A.3: AD structure 13 FF FF FF 34 12 29 09 9A 15 94 27 00 00 4A 01 2E FB FF FF.
@@ -38,7 +38,9 @@ struct EnvSensorLayoutTests {
     @Test func `power is voltage times current in Double, as the app computes it`() throws {
         // payloads.md §A.3 rounding edge: V = 1.01 (raw 101), I = 0.50 (raw 50).
         let layout = try Shipped.envSensor()
-        let bytes = try layout.encode(JSONValue.parse(#"{"nonce":1,"temperature_c":0,"humidity_pct":0,"pressure_hpa":0,"voltage_v":1.01,"current_ma":0.5}"#))
+        let bytes = try layout.encode(
+            JSONValue.parse(
+                #"{"nonce":1,"temperature_c":0,"humidity_pct":0,"pressure_hpa":0,"voltage_v":1.01,"current_ma":0.5}"#))
         #expect(Hex.encode(bytes) == "01000000000000000000650032000000")
         let power = fields(layout.decode(bytes: bytes))?["power_mw"]
         #expect(power == .double(Double(101) / 100 * (Double(50) / 100)))
@@ -48,12 +50,14 @@ struct EnvSensorLayoutTests {
     @Test func `company 0xFFFF payloads of another length are errors, as the built-in decoder reports them`() throws {
         let layout = try Shipped.envSensor()
         #expect(layout.matches == [.company(0xFFFF)])
-        #expect(layout.decode(Payload(.manufacturerData(company: 0xFFFF), Array(workedExample.dropLast()))) == [
-            .error(DecodeError(.badLength(declared: 16, available: 15), at: 0, field: "payload"))
-        ])
-        #expect(layout.decode(Payload(.manufacturerData(company: 0xFFFF), workedExample + [0])) == [
-            .error(DecodeError(.badLength(declared: 16, available: 17), at: 0, field: "payload"))
-        ])
+        #expect(
+            layout.decode(Payload(.manufacturerData(company: 0xFFFF), Array(workedExample.dropLast()))) == [
+                .error(DecodeError(.badLength(declared: 16, available: 15), at: 0, field: "payload"))
+            ])
+        #expect(
+            layout.decode(Payload(.manufacturerData(company: 0xFFFF), workedExample + [0])) == [
+                .error(DecodeError(.badLength(declared: 16, available: 17), at: 0, field: "payload"))
+            ])
         #expect(layout.decode(Payload(.manufacturerData(company: 0xABCD), workedExample)) == [])
         #expect(layout.decode(Payload(.serviceData(uuid: BluetoothUUID(0xFFFF)), workedExample)) == [])
     }
@@ -68,12 +72,17 @@ struct EnvSensorLayoutTests {
 
     @Test func `it describes its fields with units, dedups on the nonce and bounds humidity`() throws {
         let layout = try Shipped.envSensor()
-        #expect(layout.fields.map(\.name) == ["nonce", "temperature_c", "humidity_pct", "pressure_hpa", "voltage_v", "current_ma", "power_mw"])
+        #expect(
+            layout.fields.map(\.name) == [
+                "nonce", "temperature_c", "humidity_pct", "pressure_hpa", "voltage_v", "current_ma", "power_mw",
+            ])
         #expect(layout.fields.map(\.unit) == [nil, "°C", "%", "hPa", "V", "mA", "mW"])
         #expect(layout.dedupKey == ["nonce"])
-        #expect(layout.rules == [
-            LayoutRule(field: "humidity_pct", kind: .minimum(0)), LayoutRule(field: "humidity_pct", kind: .maximum(100)),
-        ])
+        #expect(
+            layout.rules == [
+                LayoutRule(field: "humidity_pct", kind: .minimum(0)),
+                LayoutRule(field: "humidity_pct", kind: .maximum(100)),
+            ])
         #expect(layout.warnings.isEmpty)
     }
 
@@ -108,21 +117,29 @@ struct TractorPinLayoutTests {
         let layout = try Shipped.tractorPin()
         let uuid = try #require(BluetoothUUID(Shipped.pinUUID))
         #expect(layout.matches == [.characteristic(uuid)])
-        #expect(layout.decode(Payload(.attribute(uuid: uuid, operation: .write), [0x2B, 0x1A])) == [.fields([Field("pin", 6699)])])
+        #expect(
+            layout.decode(Payload(.attribute(uuid: uuid, operation: .write), [0x2B, 0x1A])) == [
+                .fields([Field("pin", 6699)])
+            ])
         #expect(layout.decode(Payload(.attribute(uuid: uuid, operation: .notify), [0x2B, 0x1A])) == [])
         #expect(layout.decode(Payload(.attribute(uuid: BluetoothUUID(0x2A37), operation: .write), [0x2B, 0x1A])) == [])
-        #expect(layout.decode(Payload(.attribute(uuid: uuid, operation: .write), [0x2B, 0x1A, 0x00])) == [
-            .error(DecodeError(.badLength(declared: 2, available: 3), at: 0, field: "payload"))
-        ])
+        #expect(
+            layout.decode(Payload(.attribute(uuid: uuid, operation: .write), [0x2B, 0x1A, 0x00])) == [
+                .error(DecodeError(.badLength(declared: 2, available: 3), at: 0, field: "payload"))
+            ])
     }
 
     @Test func `a bad UUID or an unknown parameter name is a located error`() {
         let bad = #expect(throws: LayoutLoadError.self) {
             try Layout.load(path: Shipped.tractorPinPath, parameters: ["pin_characteristic": "not-a-uuid"])
         }
-        #expect(bad?.issues.map(\.message) == [#"the value "not-a-uuid" given for 'pin_characteristic' is not a valid uuid"#])
+        #expect(
+            bad?.issues.map(\.message) == [
+                #"the value "not-a-uuid" given for 'pin_characteristic' is not a valid uuid"#
+            ])
         let unknown = #expect(throws: LayoutLoadError.self) {
-            try Layout.load(path: Shipped.tractorPinPath, parameters: ["pin_characteristic": "2a00", "pin_uuid": "2a00"])
+            try Layout.load(
+                path: Shipped.tractorPinPath, parameters: ["pin_characteristic": "2a00", "pin_uuid": "2a00"])
         }
         #expect(unknown?.issues.map(\.path) == ["$.parameters"])
     }
