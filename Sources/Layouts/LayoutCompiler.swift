@@ -510,6 +510,8 @@ struct LayoutCompiler {
             var isNumeric: Bool
             /// Defined on every path to here, or only in some switch arms.
             var definite: Bool
+            /// A single bit read as true/false (can drive a switch with "true"/"false" cases).
+            var isFlag = false
         }
         var entries: [String: Entry] = [:]
         var order: [String] = []
@@ -715,7 +717,7 @@ struct LayoutCompiler {
     }
 
     private mutating func define(
-        _ value: ValueSpec, _ path: String, _ scope: inout Scope, rawInteger: Bool, numeric: Bool
+        _ value: ValueSpec, _ path: String, _ scope: inout Scope, rawInteger: Bool, numeric: Bool, flag: Bool = false
     ) {
         if let existing = scope.lookup(value.name) {
             diagnostics.error(
@@ -732,7 +734,8 @@ struct LayoutCompiler {
         }
         if allValues[value.name] == nil { allValues[value.name] = value }
         scope.define(
-            value.name, .init(value: value, path: path, isRawInteger: rawInteger, isNumeric: numeric, definite: true))
+            value.name,
+            .init(value: value, path: path, isRawInteger: rawInteger, isNumeric: numeric, definite: true, isFlag: flag))
     }
 
     /// Name, unit, scale, enum, const and rules: what scalars, bit fields and computed fields share.
@@ -1089,7 +1092,7 @@ struct LayoutCompiler {
             }
             define(
                 value, p, &scope, rawInteger: value.conversion.isIdentity && value.enumCases.isEmpty && !isBool,
-                numeric: true)
+                numeric: true, flag: isBool)
             parts.append(BitPart(value: value, shift: Int(shift), width: Int(width), isBool: isBool))
         }
         return .bits(BitsNode(container: container, path: path, type: type, endian: endian, parts: parts))
@@ -1143,8 +1146,9 @@ struct LayoutCompiler {
             diagnostics.error(path + ".switch", unknownName(field, scope, what: "a switch"))
             return nil
         }
-        guard let spec = entry.value, entry.isRawInteger || !spec.enumCases.isEmpty else {
-            diagnostics.error(path + ".switch", "a switch needs an unscaled integer field; '\(field)' is not one")
+        guard let spec = entry.value, entry.isRawInteger || !spec.enumCases.isEmpty || entry.isFlag else {
+            diagnostics.error(
+                path + ".switch", "a switch needs an unscaled integer field or a flag bit; '\(field)' is neither")
             return nil
         }
         guard entry.definite else {
@@ -1178,14 +1182,18 @@ struct LayoutCompiler {
                 continue
             }
             let raw: Int64
-            if let number = Self.parseIntegerText(key) {
+            if entry.isFlag, key == "true" || key == "false" {
+                raw = key == "true" ? 1 : 0
+            } else if let number = Self.parseIntegerText(key) {
                 raw = number
             } else if let named = spec.enumCases.first(where: { $0.name == key }) {
                 raw = named.value
             } else {
                 diagnostics.error(
                     p,
-                    "case \"\(key)\" is neither a number nor a name in '\(field)''s enum"
+                    (entry.isFlag
+                        ? "case \"\(key)\" of the flag '\(field)' is \"true\" or \"false\""
+                        : "case \"\(key)\" is neither a number nor a name in '\(field)''s enum")
                         + suggestion(for: key, in: spec.enumCases.map(\.name)))
                 continue
             }

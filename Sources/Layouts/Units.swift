@@ -11,7 +11,7 @@ public enum UnitTable {
         ("V", "v"), ("mV", "mv"), ("µV", "uv"),
         ("A", "a"), ("mA", "ma"), ("µA", "ua"),
         ("W", "w"), ("mW", "mw"), ("µW", "uw"), ("kW", "kw"),
-        ("Wh", "wh"), ("mWh", "mwh"), ("kWh", "kwh"), ("mAh", "mah"), ("J", "j"),
+        ("Wh", "wh"), ("mWh", "mwh"), ("kWh", "kwh"), ("mAh", "mah"), ("J", "j"), ("kJ", "kj"),
         ("Ω", "ohm"), ("kΩ", "kohm"),
         ("Hz", "hz"), ("kHz", "khz"),
         ("s", "s"), ("ms", "ms"), ("µs", "us"), ("min", "min"), ("h", "h"), ("d", "d"),

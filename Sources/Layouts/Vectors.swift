@@ -446,20 +446,42 @@ extension Layout {
                 break
             case .switchOn(let s):
                 guard let discriminator = findValue(s.field) else { continue }
+                let flag = isFlag(s.field)
+                func value(_ raw: Int64) -> FieldValue {
+                    flag ? .bool(raw != 0) : discriminator.value(raw: Int128(raw))
+                }
                 for arm in s.cases {
                     var armRequirements = requirements
-                    armRequirements[discriminator.path] = discriminator.value(raw: Int128(arm.value))
+                    armRequirements[discriminator.path] = value(arm.value)
                     make("\(s.field) = \(arm.label) (case)", armRequirements)
                     visitVariations(arm.nodes, requirements: armRequirements, make)
                 }
                 if let d = s.defaultNodes, let other = unusedValue(discriminator, s) {
                     var armRequirements = requirements
-                    armRequirements[discriminator.path] = discriminator.value(raw: Int128(other))
+                    armRequirements[discriminator.path] = value(other)
                     make("\(s.field) = \(other) (default)", armRequirements)
                     visitVariations(d, requirements: armRequirements, make)
                 }
             }
         }
+    }
+
+    /// True when `name` is a single bit read as true/false.
+    private func isFlag(_ name: String) -> Bool {
+        var found = false
+        func visit(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .bits(let b): if b.parts.contains(where: { $0.value.name == name && $0.isBool }) { found = true }
+                case .switchOn(let s):
+                    for arm in s.cases { visit(arm.nodes) }
+                    visit(s.defaultNodes ?? [])
+                default: break
+                }
+            }
+        }
+        visit(nodes)
+        return found
     }
 
     private func findValue(_ name: String) -> ValueSpec? {

@@ -323,3 +323,65 @@ struct MatchTests {
             l.decode(Payload(.manufacturerData(company: 0x4C), hex("02 15") + Array(repeating: 0, count: 22))) == [])
     }
 }
+
+struct FlagSwitchTests {
+    /// The GATT Heart Rate Measurement's first fields (payloads.md §D): flag bit 0 picks a u8 or u16
+    /// rate, flag bit 3 says whether energy expended follows.
+    let heartRate = #"""
+        {"id": "t", "match": {"characteristic": "2a37"}, "fields": [
+          {"type": "u8", "bits": [{"name": "rate_is_u16", "bit": 0}, {"name": "energy_present", "bit": 3}]},
+          {"switch": "rate_is_u16", "cases": {
+            "false": [{"name": "heart_rate_bpm", "type": "u8", "unit": "bpm"}],
+            "true": [{"name": "heart_rate_bpm", "type": "u16", "unit": "bpm"}],
+            "default": "reject"}},
+          {"switch": "energy_present", "cases": {
+            "true": [{"name": "energy_expended_kj", "type": "u16", "unit": "kJ"}],
+            "default": []}}]}
+        """#
+
+    @Test func `a flag bit decides which fields follow`() throws {
+        let l = try layout(heartRate)
+        #expect(
+            l.decode(bytes: hex("00 48"))
+                == .fields([
+                    Field("rate_is_u16", false), Field("energy_present", false), Field("heart_rate_bpm", 72),
+                ]))
+        #expect(
+            l.decode(bytes: hex("09 2c 01 10 27"))
+                == .fields([
+                    Field("rate_is_u16", true), Field("energy_present", true), Field("heart_rate_bpm", 300),
+                    Field("energy_expended_kj", 10000),
+                ]))
+        #expect(
+            try l.encode(JSONValue.parse(#"{"rate_is_u16": true, "energy_present": false, "heart_rate_bpm": 300}"#))
+                == hex("01 2c 01"))
+    }
+
+    @Test func `vectors and random values go through both sides of every flag`() throws {
+        let l = try layout(heartRate)
+        let names = l.vectors().map(\.name)
+        #expect(names.contains("rate_is_u16 = true (case)"))
+        #expect(names.contains("rate_is_u16 = false (case)"))
+        #expect(names.contains("energy_present = true (case)"))
+        #expect(names.contains("energy_expended_kj = 65535 (max)"))
+        for vector in l.vectors() { #expect(vector.reading == .fields(vector.input), "\(vector.name)") }
+        var generator = SplitMix64(seed: 9)
+        for _ in 0..<200 {
+            let values = l.randomFields(using: &generator)
+            #expect(l.decode(bytes: try l.encode(values)) == .fields(values))
+        }
+    }
+
+    @Test func `a flag switch takes only true and false cases`() {
+        let json = #"""
+            {"id": "t", "match": {"company": 1}, "fields": [
+              {"type": "u8", "bits": [{"name": "f", "bit": 0}]},
+              {"switch": "f", "cases": {"yes": [], "default": []}}]}
+            """#
+        let issues = LayoutLinter.lint(bytes: Array(json.utf8), name: "x.json", builtInIDs: [])
+        #expect(
+            issues.map(\.message) == [
+                #"case "yes" of the flag 'f' is "true" or "false""#, "a switch needs at least one case",
+            ])
+    }
+}
