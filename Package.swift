@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// One target per job; see DESIGN.md in the README for the pipeline.
+// One target per job; the pipeline is described in the README:
+// capture file → CaptureFiles → records → BluetoothTracking → events → PayloadDecoders/Layouts → Readings.
 let package = Package(
     name: "Bluetape",
     products: [
@@ -15,15 +16,19 @@ let package = Package(
         .target(name: "CaptureFiles", dependencies: ["ByteReading", "CPcap"]),
         .target(name: "JSON"),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
-        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
         .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles"]),
+        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
+        .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON"]),
+        .target(
+            name: "Readings",
+            dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"]),
         .target(name: "EventOutput", dependencies: ["BluetoothTracking", "JSON"]),
         .target(name: "GoldenDiff", dependencies: ["JSON"]),
-        .target(name: "Readings", dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"]),
         .target(
             name: "BluetapeCLI",
             dependencies: [
-                "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Readings",
+                "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts",
+                "Readings",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -31,7 +36,9 @@ let package = Package(
         .testTarget(name: "ByteReadingTests", dependencies: ["ByteReading"]),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
-        .testTarget(name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "TestSupport"]),
+        .testTarget(
+            name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "ByteReading", "BluetoothPackets", "TestSupport"]),
+        .testTarget(name: "LayoutsTests", dependencies: ["Layouts", "TestSupport"]),
         .testTarget(name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,6 +26,7 @@ public enum CommandLineTool {
         GattCommand.self,
         DiffCommand.self,
         GoldenCommand.self,
+        LayoutCommand.self,
     ] }
 
     static var overview: String {

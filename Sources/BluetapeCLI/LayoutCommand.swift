@@ -1,0 +1,126 @@
+import ByteReading
+import JSON
+import Layouts
+import PayloadDecoders
+
+/// `bluetape layout lint|encode|vectors|decode`: work with declarative payload layouts.
+enum LayoutCommand: Command {
+    static let spec = CommandSpec(
+        name: "layout",
+        abstract: "Check payload layout files, encode values with them and generate test vectors.",
+        arguments: "lint FILE… | encode FILE VALUES | vectors FILE | decode FILE HEX",
+        discussion: """
+            lint     checks layout files; every problem is printed as FILE:LINE: PATH: MESSAGE.
+                     Exit code 1 when a file has errors (warnings alone exit 0).
+            encode   encodes field values, a JSON object such as '{"nonce":1,"temperature_c":23.45,…}',
+                     and prints the payload as hex.
+            vectors  prints one test vector per line, {"name":…,"hex":…,"expect":{…}}: the boundaries
+                     of every field, every enum name, every switch case.
+            decode   decodes a payload given as hex (the bytes after the company id, service UUID
+                     or ATT handle) and prints its fields as JSON.
+            The file format is described in layouts/README.md. A layout parameter is set with
+            --param NAME=VALUE; encode, vectors and decode do not need parameters that only matching
+            uses.
+            """,
+        options: [
+            .value("param", "NAME=VALUE", "Set a layout parameter (repeatable)."),
+            .flag("quiet", short: "q", "lint: print errors only, not warnings or 'ok' lines."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
+        guard let action = arguments.positionals.first else {
+            throw UsageError("say what to do: lint, encode, vectors or decode")
+        }
+        let operands = Array(arguments.positionals.dropFirst())
+        let parameters = try parseParameters(arguments.all("param"))
+        switch action {
+        case "lint":
+            guard !operands.isEmpty else { throw UsageError("no layout file given") }
+            return lint(operands, parameters, quiet: arguments.has("quiet"), context)
+        case "encode":
+            guard operands.count == 2 else {
+                throw UsageError("layout encode takes a layout file and a JSON object of values")
+            }
+            let values: JSONValue
+            do {
+                values = try JSONValue.parse(operands[1])
+            } catch {
+                throw UsageError("the values are not valid JSON: \(error)")
+            }
+            guard let layout = try load(operands[0], parameters, context) else { return .differences }
+            do {
+                context.stdout.line(Hex.encode(try layout.encode(values)))
+                return .success
+            } catch {
+                context.error(error.description)
+                return .differences
+            }
+        case "vectors":
+            guard operands.count == 1 else { throw UsageError("layout vectors takes one layout file") }
+            guard let layout = try load(operands[0], parameters, context) else { return .differences }
+            for vector in layout.vectors() { context.stdout.line(vector.jsonLine) }
+            return .success
+        case "decode":
+            guard operands.count == 2 else {
+                throw UsageError("layout decode takes a layout file and the payload as hex")
+            }
+            guard let bytes = Hex.decode(operands[1]) else { throw UsageError("'\(operands[1])' is not hex") }
+            guard let layout = try load(operands[0], parameters, context) else { return .differences }
+            let outcome = layout.decode(bytes: bytes)
+            context.stdout.line(LayoutJSON.text(outcome))
+            if case .error = outcome { return .differences }
+            return .success
+        default:
+            let actions = ["lint", "encode", "vectors", "decode"]
+            let close = actions.min { editDistance($0, action) < editDistance($1, action) }
+            throw UsageError(
+                "unknown action '\(action)' (lint, encode, vectors or decode)"
+                    + (close.map { editDistance($0, action) <= 2 ? "; did you mean '\($0)'?" : "" } ?? ""))
+        }
+    }
+
+    static func parseParameters(_ values: [String]) throws(UsageError) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for value in values {
+            guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                throw UsageError("--param takes NAME=VALUE, not '\(value)'")
+            }
+            parameters[String(value[..<equals])] = String(value[value.index(after: equals)...])
+        }
+        return parameters
+    }
+
+    /// Loads a layout for encoding or decoding; issues go to stderr. Nil when it has errors.
+    static func load(_ path: String, _ parameters: [String: String], _ context: Context) throws -> Layout? {
+        do {
+            let layout = try Layout.load(path: path, parameters: parameters, requireParameters: false)
+            for warning in layout.warnings { context.stderr.line(warning.description) }
+            return layout
+        } catch {
+            switch error {
+            case .unreadable(let path, let reason): throw InputError("\(path): cannot read: \(reason)")
+            case .invalid(let issues):
+                for issue in issues { context.stderr.line(issue.description) }
+                return nil
+            }
+        }
+    }
+
+    static func lint(_ paths: [String], _ parameters: [String: String], quiet: Bool, _ context: Context) -> ExitCode {
+        var code = ExitCode.success
+        var unreadable = false
+        for path in paths {
+            let issues = LayoutLinter.lint(path: path, parameters: parameters)
+            if issues.count == 1, issues[0].line == 0 {
+                context.error("\(path): \(issues[0].message)")
+                unreadable = true
+                continue
+            }
+            if issues.contains(where: \.isError) { code = .differences }
+            let shown = quiet ? issues.filter(\.isError) : issues
+            for issue in shown { context.stdout.line(issue.description) }
+            if issues.isEmpty, !quiet { context.stdout.line("\(path): ok") }
+        }
+        return unreadable ? .badInput : code
+    }
+}

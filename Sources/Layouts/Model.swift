@@ -1,0 +1,218 @@
+import BluetoothPackets
+import ByteReading
+import PayloadDecoders
+
+// The layout as a tree, after the file has been read and checked. The decoder runs a flat
+// instruction list compiled from it (Program.swift); the encoder and the vector generator walk
+// the tree, since they are not on any hot path.
+
+/// How a fixed-size value is stored.
+enum ScalarType: Sendable, Hashable {
+    case integer(size: Int, signed: Bool)
+    /// IEEE 754 binary32 or binary64.
+    case ieee754(size: Int)
+    /// IEEE-11073 SFLOAT (2 bytes) or FLOAT (4 bytes).
+    case medfloat(size: Int)
+
+    var size: Int {
+        switch self {
+        case .integer(let size, _), .ieee754(let size), .medfloat(let size): size
+        }
+    }
+
+    var isInteger: Bool { if case .integer = self { true } else { false } }
+
+    var name: String {
+        switch self {
+        case .integer(let size, let signed): (signed ? "i" : "u") + String(size * 8)
+        case .ieee754(let size): "f" + String(size * 8)
+        case .medfloat(let size): "medfloat" + String(size * 8)
+        }
+    }
+
+    /// Raw range of an integer of this type.
+    var rawRange: (min: Int64, max: UInt64) {
+        guard case .integer(let size, let signed) = self else { return (0, 0) }
+        if signed {
+            let bits = UInt64(size * 8)
+            return (
+                bits == 64 ? Int64.min : -(Int64(1) << (bits - 1)),
+                bits == 64 ? UInt64(Int64.max) : (UInt64(1) << (bits - 1)) - 1
+            )
+        }
+        return (0, size == 8 ? UInt64.max : (UInt64(1) << UInt64(size * 8)) - 1)
+    }
+}
+
+/// A counter rule: each packet's value is the previous one plus `step`, modulo `modulo`.
+struct CounterSpec: Sendable, Hashable {
+    var step: Int64
+    var modulo: Int64
+}
+
+/// A named value with its conversion, unit, names and rules: a scalar, a bit field, a computed
+/// field, or the element of an array.
+struct ValueSpec: Sendable, Hashable {
+    var name: String
+    var path: String
+    var unit: String?
+    var summary: String
+    var conversion: Conversion = .unscaled
+    /// Named values, in the order written.
+    var enumCases: [(value: Int64, name: String)] = []
+    var constant: Int64?
+    var minimum: Double?
+    var maximum: Double?
+    var counter: CounterSpec?
+    var maxJump: Double?
+
+    var enumLookup: [Int64: String] {
+        Dictionary(enumCases.map { ($0.value, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    static func == (a: ValueSpec, b: ValueSpec) -> Bool {
+        a.name == b.name && a.path == b.path && a.unit == b.unit && a.conversion == b.conversion
+            && a.enumCases.map(\.value) == b.enumCases.map(\.value)
+            && a.enumCases.map(\.name) == b.enumCases.map(\.name)
+            && a.constant == b.constant && a.minimum == b.minimum && a.maximum == b.maximum && a.counter == b.counter
+            && a.maxJump == b.maxJump
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(path)
+    }
+
+    /// The rules this value carries, for `Layout.rules` and the rule checker.
+    var rules: [LayoutRule] {
+        var rules: [LayoutRule] = []
+        if let minimum { rules.append(LayoutRule(field: name, kind: .minimum(minimum))) }
+        if let maximum { rules.append(LayoutRule(field: name, kind: .maximum(maximum))) }
+        if !enumCases.isEmpty { rules.append(LayoutRule(field: name, kind: .enumValues(enumCases.map(\.name)))) }
+        if let counter {
+            rules.append(LayoutRule(field: name, kind: .counter(step: counter.step, modulo: counter.modulo)))
+        }
+        if let maxJump { rules.append(LayoutRule(field: name, kind: .maxJump(maxJump))) }
+        return rules
+    }
+}
+
+/// How many elements an array has, or how long a byte run is.
+enum Extent: Sendable, Hashable {
+    case fixed(Int)
+    /// Up to the end of the payload.
+    case rest
+    /// The value of an earlier integer field.
+    case field(String)
+}
+
+struct ScalarNode: Sendable, Hashable {
+    var value: ValueSpec
+    var type: ScalarType
+    var endian: Endianness
+    /// Set for arrays.
+    var count: Extent?
+}
+
+struct BitPart: Sendable, Hashable {
+    var value: ValueSpec
+    /// Lowest bit, 0 = least significant bit of the container.
+    var shift: Int
+    var width: Int
+    /// Single bits without names, scale or enum read as true/false.
+    var isBool: Bool
+
+    var mask: UInt64 { width == 64 ? .max : (UInt64(1) << UInt64(width)) - 1 }
+}
+
+struct BitsNode: Sendable, Hashable {
+    /// The whole byte or word, output too when it has a name.
+    var container: ValueSpec?
+    var path: String
+    var type: ScalarType
+    var endian: Endianness
+    var parts: [BitPart]
+}
+
+enum TextEncoding: Sendable, Hashable {
+    /// Lower-case hex, as Bluetape writes bytes everywhere.
+    case hex
+    case ascii
+    case utf8
+}
+
+struct DataNode: Sendable, Hashable {
+    var name: String
+    var path: String
+    var summary: String
+    var encoding: TextEncoding
+    var length: Extent
+}
+
+struct SwitchCase: Sendable, Hashable {
+    var value: Int64
+    /// The key as written ("1", "0x02", "reading").
+    var label: String
+    var path: String
+    var nodes: [Node]
+}
+
+struct SwitchNode: Sendable, Hashable {
+    var field: String
+    var path: String
+    var cases: [SwitchCase]
+    /// Nil: any other value is malformed (`"default": "reject"`).
+    var defaultNodes: [Node]?
+    var defaultPath: String
+}
+
+struct ComputedNode: Sendable, Hashable {
+    var value: ValueSpec
+    var expression: Expression
+    var text: String
+}
+
+indirect enum Node: Sendable, Hashable {
+    case scalar(ScalarNode)
+    case bits(BitsNode)
+    case data(DataNode)
+    case pad(Int)
+    case switchOn(SwitchNode)
+    case computed(ComputedNode)
+}
+
+/// What a layout matches, after its parameters are filled in.
+struct MatchSpec: Sendable, Hashable {
+    var companies: [UInt16] = []
+    var serviceData: [BluetoothUUID] = []
+    var characteristics: [BluetoothUUID] = []
+    /// Operations a characteristic value must come with; empty: any.
+    var operations: [ValueOperation] = []
+    /// The advertisement must list one of these service UUIDs.
+    var serviceUUIDs: [BluetoothUUID] = []
+    var namePrefix: String?
+    var length: ClosedRange<Int>?
+    var prefix: [UInt8] = []
+
+    var keys: [MatchKey] {
+        companies.map { .company($0) } + serviceData.map { .serviceData($0) }
+            + characteristics.map { .characteristic($0) }
+    }
+}
+
+extension Node {
+    /// Every value this node outputs, in order, with arrays and arms included.
+    func forEachValue(_ body: (ValueSpec) -> Void) {
+        switch self {
+        case .scalar(let s): body(s.value)
+        case .bits(let b):
+            if let c = b.container { body(c) }
+            for p in b.parts { body(p.value) }
+        case .computed(let c): body(c.value)
+        case .data, .pad: break
+        case .switchOn(let s):
+            for arm in s.cases { for n in arm.nodes { n.forEachValue(body) } }
+            for n in s.defaultNodes ?? [] { n.forEachValue(body) }
+        }
+    }
+}
