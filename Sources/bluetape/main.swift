@@ -16,4 +16,5 @@ while let entry = pointer.pointee {
     pointer += 1
 }
 signal(SIGPIPE, SIG_IGN)
+CommandLineTool.useBuiltInDecoding()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), environment: environment))

@@ -1,0 +1,161 @@
+import BluetoothTracking
+import CaptureFiles
+import JSON
+import Layouts
+import PayloadDecoders
+import Readings
+
+/// What `decode`, `check`, `diff` and `golden` decode with: built-in decoders, layouts, options.
+struct DecodeSetup {
+    var decoderOptions = DecoderOptions()
+    var layouts: [Layout] = []
+    var only: Set<String>?
+    var tracker = Tracker.Options()
+    var pipeline = ReadingsPipeline.Options()
+
+    static let options: [OptionSpec] = [
+        .value("decoder", "IDS", "Only these decoders (comma-separated ids; see 'bluetape decoders')."),
+        .value("layout", "L.json", "Also decode with this layout (repeatable)."),
+        .value("layouts", "DIR", "Also decode with every layout in DIR."),
+        .value("param", "NAME=VALUE", "Set a layout parameter (repeatable)."),
+        .value("envsensor-company", "ID", "Company id of EnvSensor boards (default 0xFFFF; later firmware 0xABCD)."),
+        .value("gatt", "MAP.json", "A GATT map for handles whose discovery is not in the capture."),
+    ]
+
+    init() {}
+
+    init(_ arguments: ParsedArguments) throws {
+        if let company = arguments.value("envsensor-company") {
+            guard let value = Self.parseCompany(company) else {
+                throw UsageError("--envsensor-company takes a 16-bit id such as 0xABCD, not '\(company)'")
+            }
+            decoderOptions.envSensorCompany = value
+        }
+        var parameters: [String: String] = [:]
+        for text in arguments.all("param") {
+            guard let equals = text.firstIndex(of: "=") else { throw UsageError("--param takes NAME=VALUE, not '\(text)'") }
+            parameters[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        var paths = arguments.all("layout")
+        for directory in arguments.all("layouts") {
+            guard let names = listDirectory(directory) else { throw InputError("\(directory): not a readable directory") }
+            paths += names.filter { $0.hasSuffix(".json") }.map { directory + "/" + $0 }
+        }
+        try loadLayouts(paths, parameters: parameters)
+        let ids = arguments.list("decoder")
+        if !ids.isEmpty { only = Set(ids) }
+        if let path = arguments.value("gatt") { tracker.gattMap = try GATTMapFile.load(path: path) }
+        pipeline.includeUndecoded = arguments.has("all")
+        pipeline.allRepeats = arguments.has("all-repeats")
+        try checkDecoderIDs()
+    }
+
+    /// Options from a golden directory's golden.json ("decode" section). Paths are relative to
+    /// the capture's folder.
+    init(goldenOptions: [String: String], captureDirectory: String) throws {
+        if let company = goldenOptions["envsensor_company"] {
+            guard let value = Self.parseCompany(company) else {
+                throw InputError("golden.json: envsensor_company '\(company)' is not a 16-bit id")
+            }
+            decoderOptions.envSensorCompany = value
+        }
+        let resolve = { (path: String) in path.hasPrefix("/") ? path : captureDirectory + "/" + path }
+        if let list = goldenOptions["layouts"] {
+            try loadLayouts(list.split(separator: ",").map { resolve(String($0).trimmed) }, parameters: [:])
+        }
+        if let ids = goldenOptions["decoders"] { only = Set(ids.split(separator: ",").map { String($0).trimmed }) }
+        if let map = goldenOptions["gatt"] { tracker.gattMap = try GATTMapFile.load(path: resolve(map)) }
+        try checkDecoderIDs()
+    }
+
+    static func parseCompany(_ text: String) -> UInt16? {
+        text.lowercased().hasPrefix("0x") ? UInt16(text.dropFirst(2), radix: 16) : UInt16(text)
+    }
+
+    /// Loads every layout before any capture is read: a broken layout stops the run (exit 3).
+    private mutating func loadLayouts(_ paths: [String], parameters: [String: String]) throws {
+        var problems: [String] = []
+        for path in paths {
+            do {
+                let layout = try Layout.load(path: path, parameters: parameters)
+                layouts.append(layout)
+                if let dedup = layout.dedupKey { pipeline.deduplicate[layout.id] = dedup }
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        if !problems.isEmpty { throw InputError(problems.joined(separator: "\n")) }
+    }
+
+    private func checkDecoderIDs() throws {
+        guard let only else { return }
+        let known = Set(allDecoders.map(\.id) + [CombustionLogDownloadsID])
+        let unknown = only.subtracting(known).sorted()
+        if !unknown.isEmpty {
+            throw UsageError("unknown decoder \(unknown.joined(separator: ", ")); 'bluetape decoders' lists them")
+        }
+    }
+
+    var allDecoders: [any PayloadDecoder] { Registry.builtIn(decoderOptions) + layouts }
+
+    var decoderSet: DecoderSet { DecoderSet(allDecoders, only: only) }
+
+    /// Decodes a capture: events through the tracker, readings through the pipeline, in order.
+    @discardableResult
+    func run(
+        _ reader: CaptureReader, filter: EventFilter? = nil, stop: () -> Bool = { false }, _ emit: (Reading) -> Void
+    ) -> Tracker.Statistics {
+        let pipeline = ReadingsPipeline(decoders: decoderSet, options: pipeline)
+        var filter = filter
+        let only = only
+        return withoutActuallyEscaping(emit) { emit in
+            let keep: (Reading) -> Void = { reading in
+                if let only, let id = reading.decoder, !only.contains(id) { return }
+                emit(reading)
+            }
+            let statistics = EventStream.read(reader, options: tracker, stop: stop) { event in
+                if filter != nil, !filter!.accepts(event) { return }
+                pipeline.consume(event, keep)
+            }
+            pipeline.finish(keep)
+            return statistics
+        }
+    }
+
+    /// A capture's readings as canonical JSON Lines (what goldens hold).
+    func readingsJSONL(path: String) throws -> [UInt8] {
+        let reader: CaptureReader
+        do {
+            reader = try CaptureReader(path: path)
+        } catch {
+            throw InputError(error.description)
+        }
+        var writer = JSONWriter(capacity: 1 << 16)
+        run(reader) { ReadingJSON.write($0, to: &writer) }
+        if let problem = reader.problems.items.first {
+            throw InputError("\(path): \(problem)")
+        }
+        return writer.bytes
+    }
+}
+
+/// The id of the summary readings of Combustion log downloads.
+let CombustionLogDownloadsID = "combustion.log_download"
+
+/// Names of the entries of a directory, sorted; nil when it cannot be read.
+func listDirectory(_ path: String) -> [String]? {
+    guard let dir = opendir(path) else { return nil }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
