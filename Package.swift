@@ -23,12 +23,15 @@ let package = Package(
             name: "Readings",
             dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"]),
         .target(name: "EventOutput", dependencies: ["BluetoothTracking", "JSON"]),
+        .target(
+            name: "Synthesis",
+            dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON"]),
         .target(name: "GoldenDiff", dependencies: ["JSON"]),
         .target(
             name: "BluetapeCLI",
             dependencies: [
                 "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts",
-                "Readings",
+                "Readings", "Synthesis",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -40,6 +43,9 @@ let package = Package(
             name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "ByteReading", "BluetoothPackets", "TestSupport"]),
         .testTarget(name: "LayoutsTests", dependencies: ["Layouts", "TestSupport"]),
         .testTarget(name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI"]),
+        .testTarget(
+            name: "SynthesisTests",
+            dependencies: ["Synthesis", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -60,8 +60,11 @@ struct DecodeSetup {
             decoderOptions.envSensorCompany = value
         }
         let resolve = { (path: String) in path.hasPrefix("/") ? path : captureDirectory + "/" + path }
+        // Layout parameters: "param.NAME": "VALUE".
+        var parameters: [String: String] = [:]
+        for (key, value) in goldenOptions where key.hasPrefix("param.") { parameters[String(key.dropFirst(6))] = value }
         if let list = goldenOptions["layouts"] {
-            try loadLayouts(list.split(separator: ",").map { resolve(String($0).trimmed) }, parameters: [:])
+            try loadLayouts(list.split(separator: ",").map { resolve(String($0).trimmed) }, parameters: parameters)
         }
         if let ids = goldenOptions["decoders"] { only = Set(ids.split(separator: ",").map { String($0).trimmed }) }
         if let map = goldenOptions["gatt"] { tracker.gattMap = try GATTMapFile.load(path: resolve(map)) }

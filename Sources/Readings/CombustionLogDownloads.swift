@@ -5,7 +5,8 @@ import PayloadDecoders
 /// answers) and sums each up when it ends: which records arrived, how many are missing.
 ///
 /// A download ends when the phone asks for the next range, when the connection ends, or with the
-/// capture. Its summary is a reading of decoder `combustion.log_download` at the frame it ended.
+/// capture. Its summary is a reading of decoder `combustion.log_download` at the frame where that
+/// happened, so readings stay in frame order.
 struct CombustionLogDownloads {
     static let decoderID = "combustion.log_download"
 
@@ -39,18 +40,20 @@ struct CombustionLogDownloads {
         return nil
     }
 
+    /// Ends the download from `address` (at `frame`: the next request, the disconnection or the end).
     mutating func finish(address: BluetoothAddress, frame: Int, timestamp: Int64) -> Reading? {
         guard let download = open.removeValue(forKey: address) else { return nil }
-        return summary(download, address: address)
+        return summary(download, address: address, frame: frame, timestamp: timestamp)
     }
 
-    mutating func finishAll() -> [Reading] {
-        let summaries = open.map { summary($0.value, address: $0.key) }.sorted { $0.frame < $1.frame }
+    mutating func finishAll(frame: Int, timestamp: Int64) -> [Reading] {
+        let summaries = open.sorted { $0.value.requestFrame < $1.value.requestFrame }
+            .map { summary($0.value, address: $0.key, frame: frame, timestamp: timestamp) }
         open.removeAll()
         return summaries
     }
 
-    private func summary(_ d: Download, address: BluetoothAddress) -> Reading {
+    private func summary(_ d: Download, address: BluetoothAddress, frame: Int, timestamp: Int64) -> Reading {
         let wanted = d.end >= d.start ? d.end - d.start + 1 : 0
         let inRange = d.received.filter { $0 >= d.start && $0 <= d.end }
         var missing: [FieldValue] = []
@@ -65,12 +68,13 @@ struct CombustionLogDownloads {
         fields.append("start_sequence", .int(d.start))
         fields.append("end_sequence", .int(d.end))
         fields.append("request_frame", .int(Int64(d.requestFrame)))
+        fields.append("last_record_frame", .int(Int64(d.lastFrame)))
         fields.append("records_received", .int(Int64(inRange.count)))
         fields.append("records_missing", .int(wanted - Int64(inRange.count)))
         fields.append("complete", .bool(Int64(inRange.count) == wanted))
         if !missing.isEmpty { fields.append("first_missing", .list(missing)) }
         return Reading(
-            frame: d.lastFrame, timestamp: d.lastTimestamp, address: address, decoder: Self.decoderID,
-            source: "notify", match: .characteristic(CombustionUART.tx), outcome: .fields(fields))
+            frame: frame, timestamp: timestamp, address: address, decoder: Self.decoderID,
+            source: "summary", match: .characteristic(CombustionUART.tx), outcome: .fields(fields))
     }
 }

@@ -23,6 +23,8 @@ public final class ReadingsPipeline {
     private var output = ReadingOutbox()
     private var pendingDuplicates: [DedupKey: Int] = [:]
     private var logDownloads = CombustionLogDownloads()
+    private var lastFrame = 0
+    private var lastTimestamp: Int64 = 0
 
     public init(decoders: DecoderSet, options: Options = Options()) {
         self.decoders = decoders
@@ -31,6 +33,8 @@ public final class ReadingsPipeline {
 
     /// Decodes what the event carries and hands over the readings that are ready, in order.
     public func consume(_ event: Event, _ emit: (Reading) -> Void) {
+        lastFrame = event.frame
+        lastTimestamp = event.timestamp
         switch event.body {
         case .advertisement(let adv): advertisement(adv, event)
         case .att(let att): attribute(att, event)
@@ -45,10 +49,9 @@ public final class ReadingsPipeline {
     }
 
     public func finish(_ emit: (Reading) -> Void) {
-        for summary in logDownloads.finishAll() { output.append(summary) }
         for index in pendingDuplicates.values { output.release(index) }
         pendingDuplicates.removeAll()
-        output.sortPendingByFrame()
+        for summary in logDownloads.finishAll(frame: lastFrame, timestamp: lastTimestamp) { output.append(summary) }
         output.drain(emit)
     }
 
@@ -244,18 +247,6 @@ struct ReadingOutbox {
     mutating func release(_ index: Int) {
         let i = index - base
         if i >= start, i < items.count { held[i] = false }
-    }
-
-    /// Summaries made at the end may carry earlier frames: keep the not-yet-emitted tail in frame order.
-    mutating func sortPendingByFrame() {
-        guard items.count - start > 1 else { return }
-        let order = (start..<items.count).sorted { items[$0].frame < items[$1].frame }
-        let sortedItems = order.map { items[$0] }
-        let sortedHeld = order.map { held[$0] }
-        let sortedSeen = order.map { lastSeenAt[$0] }
-        items.replaceSubrange(start..., with: sortedItems)
-        held.replaceSubrange(start..., with: sortedHeld)
-        lastSeenAt.replaceSubrange(start..., with: sortedSeen)
     }
 
     mutating func drain(_ emit: (Reading) -> Void) {
