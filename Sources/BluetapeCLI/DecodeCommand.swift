@@ -44,7 +44,7 @@ enum DecodeCommand: Command {
             throw InputError(error.description)
         }
         var writer = JSONWriter(capacity: 1 << 17)
-        if format == "csv" { writer.bytes.append(contentsOf: ReadingCSV.header.utf8) }
+        if format == "csv" { writer.raw(ReadingCSV.header) }
         setup.run(reader, filter: filter.isEmpty ? nil : filter, stop: { context.stdout.failure != nil }) { reading in
             switch format {
             case "text": ReadingText.write(reading, to: &writer)
@@ -53,7 +53,7 @@ enum DecodeCommand: Command {
             }
             context.stdout.drain(&writer)
         }
-        context.stdout.write(writer.bytes)
+        context.stdout.write(writer)
         return EventsCommand.reportDamage(reader, path: path, context)
     }
 }

@@ -4,7 +4,8 @@ import CaptureFiles
 
 /// The filters `events`, `decode` and `replay` share: they combine (all must match).
 struct EventFilter {
-    var types: Set<EventType>?
+    /// Event types to keep, as a bit per `EventType` case (nil keeps all).
+    var types: UInt32?
     var addresses: Set<BluetoothAddress> = []
     var uuids: Set<BluetoothUUID> = []
     var handles: Set<UInt16> = []
@@ -32,13 +33,13 @@ struct EventFilter {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let typeNames = arguments.list("type")
         if !typeNames.isEmpty {
-            var types = Set<EventType>()
+            var types: UInt32 = 0
             for name in typeNames {
                 guard let type = EventType(rawValue: name) else {
                     throw UsageError(
                         "unknown event type '\(name)'; types are \(EventType.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
-                types.insert(type)
+                types |= Self.bit(type)
             }
             self.types = types
         }
@@ -91,7 +92,7 @@ struct EventFilter {
     mutating func accepts(_ event: Event) -> Bool {
         if firstTimestamp == nil { firstTimestamp = event.timestamp }
         learn(event)
-        if let types, !types.contains(event.type) { return false }
+        if let types, types & Self.bit(event.type) == 0 { return false }
         if let since, event.timestamp < resolve(since) { return false }
         if let until, event.timestamp > resolve(until) { return false }
         if !addresses.isEmpty {
@@ -103,6 +104,8 @@ struct EventFilter {
         if !uuids.isEmpty, !matchesUUID(event) { return false }
         return true
     }
+
+    static func bit(_ type: EventType) -> UInt32 { 1 << UInt32(type.ordinal) }
 
     private func resolve(_ bound: TimeBound) -> Int64 {
         switch bound {

@@ -37,8 +37,9 @@ enum EventsCommand: Command {
         }
         var writer = JSONWriter(capacity: 1 << 17)
         var textWriter = EventText()
+        let filtering = !filter.isEmpty
         let statistics = EventStream.read(reader, options: options, stop: { context.stdout.failure != nil }) { event in
-            guard filter.accepts(event) else { return }
+            if filtering, !filter.accepts(event) { return }
             if text {
                 textWriter.write(event, to: &writer)
             } else {
@@ -46,7 +47,7 @@ enum EventsCommand: Command {
             }
             context.stdout.drain(&writer)
         }
-        context.stdout.write(writer.bytes)
+        context.stdout.write(writer)
         if arguments.has("stats") { printStatistics(statistics, context) }
         return reportDamage(reader, path: path, context)
     }

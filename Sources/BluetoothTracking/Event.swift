@@ -64,6 +64,50 @@ public enum EventType: String, Sendable, CaseIterable {
     case connUpdate = "conn_update"
     case dataLength = "data_length"
     case phy, encryption, signal, l2cap, hci, ll, note, diagnostic
+
+    /// Position among the types (0…), for compact sets of types.
+    public var ordinal: Int {
+        switch self {
+        case .adv: 0
+        case .connect: 1
+        case .disconnect: 2
+        case .att: 3
+        case .mtu: 4
+        case .smp: 5
+        case .connUpdate: 6
+        case .dataLength: 7
+        case .phy: 8
+        case .encryption: 9
+        case .signal: 10
+        case .l2cap: 11
+        case .hci: 12
+        case .ll: 13
+        case .note: 14
+        case .diagnostic: 15
+        }
+    }
+
+    /// `rawValue` without building a String.
+    public var name: StaticString {
+        switch self {
+        case .adv: "adv"
+        case .connect: "connect"
+        case .disconnect: "disconnect"
+        case .att: "att"
+        case .mtu: "mtu"
+        case .smp: "smp"
+        case .connUpdate: "conn_update"
+        case .dataLength: "data_length"
+        case .phy: "phy"
+        case .encryption: "encryption"
+        case .signal: "signal"
+        case .l2cap: "l2cap"
+        case .hci: "hci"
+        case .ll: "ll"
+        case .note: "note"
+        case .diagnostic: "diagnostic"
+        }
+    }
 }
 
 /// An advertising report (HCI legacy, extended or directed report, or an advertising PDU on air).
@@ -89,7 +133,7 @@ public struct Advertisement: Sendable {
 public enum AdvertisingPDUKind: UInt8, Sendable {
     case advInd, advDirectInd, advScanInd, advNonconnInd, scanRsp, ext
 
-    public var name: String {
+    public var name: StaticString {
         switch self {
         case .advInd: "adv_ind"
         case .advDirectInd: "adv_direct_ind"
@@ -133,6 +177,14 @@ public enum UUIDSource: String, Sendable {
     case cache
     /// From a GATT map file given with `--gatt`.
     case map
+
+    public var name: StaticString {
+        switch self {
+        case .discovery: "discovery"
+        case .cache: "cache"
+        case .map: "map"
+        }
+    }
 }
 
 /// What a handle is: its attribute type, the service around it, and for descriptors the
@@ -187,6 +239,15 @@ public struct ATTEvent: Sendable {
     public var op: String {
         switch kind {
         case .pdu: ATTOpcode.name(opcode)
+        case .readLong: "read_long"
+        case .writeLong: "write_long"
+        }
+    }
+
+    /// `op` without building a String, when it is a known name.
+    public var staticOp: StaticString? {
+        switch kind {
+        case .pdu: ATTOpcode.staticName(opcode)
         case .readLong: "read_long"
         case .writeLong: "write_long"
         }

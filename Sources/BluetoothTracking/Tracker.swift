@@ -48,6 +48,9 @@ public final class Tracker {
     var outboxBase = 0
     var heldCount = 0
 
+    /// Where events go while `consume` or `finish` runs: straight out when nothing is held.
+    private var sink: ((Event) -> Void)?
+
     // The record being processed.
     var frame = 0
     var timestamp: Int64 = 0
@@ -64,20 +67,24 @@ public final class Tracker {
         frame = record.frame
         timestamp = record.timestamp
         adapter = record.adapter
-        var reader = ByteReader(record.payload)
-        switch record.kind {
-        case .event: handleEvent(&reader)
-        case .acl: handleACL(&reader, direction: record.direction)
-        case .command: handleCommand(&reader)
-        case .linkLayer: handleLinkLayer(&reader, linkType: record.linkType)
-        case .note:
-            let text = String(decoding: record.payload.prefix { $0 != 0 }, as: UTF8.self)
-            push(.note(text))
-        case .sco, .iso, .other:
-            statistics.skippedRecords += 1
+        withoutActuallyEscaping(emit) { emit in
+            sink = emit
+            defer { sink = nil }
+            var reader = ByteReader(record.payload)
+            switch record.kind {
+            case .event: handleEvent(&reader)
+            case .acl: handleACL(&reader, direction: record.direction)
+            case .command: handleCommand(&reader)
+            case .linkLayer: handleLinkLayer(&reader, linkType: record.linkType)
+            case .note:
+                let text = String(decoding: record.payload.prefix { $0 != 0 }, as: UTF8.self)
+                push(.note(text))
+            case .sco, .iso, .other:
+                statistics.skippedRecords += 1
+            }
+            if heldCount > 0 { expireHolds() }
+            drain(emit)
         }
-        if heldCount > 0 { expireHolds() }
-        drain(emit)
     }
 
     /// Ends the stream: decides held events, reports unfinished fragments, caches open connections.
@@ -115,10 +122,16 @@ public final class Tracker {
     // MARK: Outbox
 
     func push(_ body: Event.Body, held: Bool = false) {
-        outbox.append(Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body))
+        statistics.events += 1
+        let event = Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body)
+        // Nothing waiting: the event goes straight out.
+        if !held, heldCount == 0, outboxStart == outbox.count, let sink {
+            sink(event)
+            return
+        }
+        outbox.append(event)
         outboxHeld.append(held)
         if held { heldCount += 1 }
-        statistics.events += 1
     }
 
     /// Absolute index the next pushed event will get.

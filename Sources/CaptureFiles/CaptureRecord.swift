@@ -6,7 +6,7 @@ public enum Direction: UInt8, Sendable, Hashable {
     case received
     case unknown
 
-    public var name: String {
+    public var name: StaticString {
         switch self {
         case .sent: "sent"
         case .received: "recv"

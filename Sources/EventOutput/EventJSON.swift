@@ -12,7 +12,7 @@ public enum EventJSON {
         w.key("ts")
         w.timestamp(micros: event.timestamp)
         w.key("type")
-        w.string(event.type.rawValue)
+        w.literal(event.type.name)
         if event.adapter != 0 {
             w.key("adapter")
             w.int(event.adapter)
@@ -23,8 +23,7 @@ public enum EventJSON {
             w.key("conn")
             w.int(c.connection)
             address(c.address, &w)
-            w.key("addr_type")
-            w.string(c.addressType.name)
+            addressType(c.addressType, &w)
             if let role = c.role {
                 w.key("role")
                 w.string(role)
@@ -197,14 +196,12 @@ public enum EventJSON {
 
     static func address(_ address: BluetoothAddress, key: StaticString = "addr", _ w: inout JSONWriter) {
         w.key(key)
-        w.bytes.append(UInt8(ascii: "\""))
-        address.appendText(to: &w.bytes)
-        w.bytes.append(UInt8(ascii: "\""))
+        w.quoted(upTo: BluetoothAddress.textLength) { address.writeText(to: $0) }
     }
 
     static func direction(_ direction: Direction, _ w: inout JSONWriter) {
         w.key("dir")
-        w.string(direction.name)
+        w.literal(direction.name)
     }
 
     static func status(_ status: UInt8, _ w: inout JSONWriter) {
@@ -215,7 +212,12 @@ public enum EventJSON {
     }
 
     static func uuid(_ uuid: BluetoothUUID, _ w: inout JSONWriter) {
-        w.string(uuid.description)
+        w.quoted(upTo: BluetoothUUID.maximumTextLength) { uuid.writeText(to: $0) }
+    }
+
+    static func addressType(_ type: AddressType, _ w: inout JSONWriter) {
+        w.key("addr_type")
+        if let name = type.staticName { w.literal(name) } else { w.string(type.name) }
     }
 
     static func writeATT(_ att: ATTEvent, _ w: inout JSONWriter) {
@@ -226,7 +228,7 @@ public enum EventJSON {
         w.key("opcode")
         w.int(att.opcode)
         w.key("op")
-        w.string(att.op)
+        if let op = att.staticOp { w.literal(op) } else { w.string(att.op) }
         if let handle = att.handle {
             w.key("handle")
             w.int(handle)
@@ -246,7 +248,7 @@ public enum EventJSON {
                     uuid(characteristic, &w)
                 }
                 w.key("uuid_from")
-                w.string(attribute.source.rawValue)
+                w.literal(attribute.source.name)
                 if let frame = attribute.frame {
                     w.key("uuid_frame")
                     w.int(frame)
@@ -322,14 +324,13 @@ public enum EventJSON {
 
     static func writeAdvertisement(_ adv: Advertisement, _ w: inout JSONWriter) {
         address(adv.address, &w)
-        w.key("addr_type")
-        w.string(adv.addressType.name)
+        addressType(adv.addressType, &w)
         if let rssi = adv.rssi {
             w.key("rssi")
             w.int(rssi)
         }
         w.key("pdu")
-        w.string(adv.pdu.name)
+        w.literal(adv.pdu.name)
         if let direct = adv.directAddress { address(direct, key: "direct_addr", &w) }
         if let channel = adv.channel {
             w.key("channel")
@@ -390,7 +391,7 @@ public enum EventJSON {
         w.endArray()
         if let name {
             w.key("name")
-            w.string(String(decoding: name, as: UTF8.self))
+            w.string(utf8: name)
         }
         if hasManufacturer {
             w.key("mfr")
@@ -417,7 +418,7 @@ public enum EventJSON {
                 guard let uuid = try? BluetoothUUID(reading: &r, size: size) else { return }
                 w.beginObject()
                 w.key("uuid")
-                w.string(uuid.description)
+                Self.uuid(uuid, &w)
                 w.key("data")
                 w.hex(r.unread)
                 w.endObject()
@@ -427,7 +428,7 @@ public enum EventJSON {
         if hasUUIDs {
             w.key("uuids")
             w.beginArray()
-            for uuid in AdvertisingData(Array(bytes)).serviceUUIDs { w.string(uuid.description) }
+            for uuid in AdvertisingData(Array(bytes)).serviceUUIDs { Self.uuid(uuid, &w) }
             w.endArray()
         }
         if let txPower {

@@ -24,8 +24,8 @@ public struct EventText {
     }
 
     private func append(_ line: String, _ w: inout JSONWriter) {
-        w.bytes.append(contentsOf: line.utf8)
-        w.bytes.append(UInt8(ascii: "\n"))
+        w.raw(line)
+        w.newline()
     }
 
     private func pad(_ text: String, _ width: Int) -> String {
@@ -95,7 +95,7 @@ public struct EventText {
                 d.append(line)
             }
             if let value = a.value { d.append("value \(Hex.encode(value))\(a.partial ? " (part)" : "")\(printable(value))") }
-            return (a.direction.name, summary)
+            return ("\(a.direction.name)", summary)
         case .mtu(let m):
             return ("", "conn \(m.connection) mtu \(m.mtu)")
         case .smp(let s):
@@ -103,7 +103,7 @@ public struct EventText {
             if let method = s.method { summary += " method \(method)" }
             if s.secureConnections == true { summary += " (LE Secure Connections)" }
             if let reason = s.reason { summary += " reason \(SMP.failure(reason))" }
-            return (s.direction.name, summary)
+            return ("\(s.direction.name)", summary)
         case .connectionUpdate(let u):
             return ("recv", "conn \(u.connection) interval \(Double(u.interval) * 1.25) ms, latency \(u.latency), timeout \(Int(u.supervisionTimeout) * 10) ms")
         case .dataLength(let x):
@@ -114,10 +114,10 @@ public struct EventText {
             return ("recv", "conn \(e.connection) \(e.status == 0 ? (e.enabled ? "on" : "off") : "failed: \(HCINames.error(e.status))")")
         case .signal(let s):
             d.append("data \(Hex.encode(s.data))")
-            return (s.direction.name, "\(SignalingPacket.name(s.code)) conn \(s.connection) id \(s.identifier)")
+            return ("\(s.direction.name)", "\(SignalingPacket.name(s.code)) conn \(s.connection) id \(s.identifier)")
         case .l2cap(let l):
             d.append("data \(Hex.encode(l.data))")
-            return (l.direction.name, "conn \(l.connection) cid \(hex4(l.channel)) \(l.data.count) bytes")
+            return ("\(l.direction.name)", "conn \(l.connection) cid \(hex4(l.channel)) \(l.data.count) bytes")
         case .hci(let h):
             if h.kind == .command {
                 if !h.parameters.isEmpty { d.append(Hex.encode(h.parameters)) }
@@ -129,7 +129,7 @@ public struct EventText {
             return ("recv", summary)
         case .linkLayer(let l):
             if !l.data.isEmpty { d.append("data \(Hex.encode(l.data))") }
-            return (l.direction.name, l.op + (l.connection.map { " conn \($0)" } ?? "") + (l.address.map { " \($0)" } ?? ""))
+            return ("\(l.direction.name)", l.op + (l.connection.map { " conn \($0)" } ?? "") + (l.address.map { " \($0)" } ?? ""))
         case .note(let text):
             return ("", text)
         case .diagnostic(let x):

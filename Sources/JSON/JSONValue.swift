@@ -336,7 +336,8 @@ extension JSONValue {
         case .bool(let b): writer.bool(b)
         case .number(let n):
             writer.separate()
-            writer.bytes.append(contentsOf: n.utf8)
+            writer.raw(n)
+            writer.needsComma = true
         case .string(let s): writer.string(s)
         case .array(let elements):
             writer.beginArray()

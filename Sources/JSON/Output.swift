@@ -48,11 +48,25 @@ public final class Output: @unchecked Sendable {
         if pending.count >= 1 << 16 { flush() }
     }
 
-    /// Moves the writer's bytes out when they pass `threshold` (keeps its capacity).
+    /// Moves the writer's bytes out when they pass `threshold` (keeps its memory).
     public func drain(_ writer: inout JSONWriter, threshold: Int = 1 << 16) {
-        guard writer.bytes.count >= threshold else { return }
-        write(writer.bytes)
-        writer.bytes.removeAll(keepingCapacity: true)
+        guard writer.count >= threshold else { return }
+        writer.withBytes { write($0) }
+        writer.reset()
+    }
+
+    /// Everything the writer holds, written out.
+    public func write(_ writer: borrowing JSONWriter) {
+        writer.withBytes { write($0) }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        if fd >= 0, pending.isEmpty, bytes.count >= 1 << 16 {
+            writeOut(bytes)
+            return
+        }
+        pending.append(contentsOf: bytes)
+        if pending.count >= 1 << 16 { flush() }
     }
 
     public func line(_ text: String) { write(text + "\n") }
@@ -64,19 +78,22 @@ public final class Output: @unchecked Sendable {
             captured.append(contentsOf: pending)
             return
         }
-        guard failure == nil else { return }
-        pending.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    readerClosed = errno == EPIPE
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                done += n
+        pending.withUnsafeBytes { writeOut($0) }
+    }
+
+    /// Writes straight to the descriptor; the first failure stops all later writes.
+    private func writeOut(_ raw: UnsafeRawBufferPointer) {
+        guard failure == nil, let start = raw.baseAddress else { return }
+        var done = 0
+        while done < raw.count {
+            let n = systemWrite(fd, start + done, raw.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                readerClosed = errno == EPIPE
+                failure = String(cString: strerror(errno))
+                return
             }
+            done += n
         }
     }
 

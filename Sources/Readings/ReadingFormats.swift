@@ -13,9 +13,7 @@ public enum ReadingJSON {
         w.timestamp(micros: reading.timestamp)
         if let address = reading.address {
             w.key("addr")
-            w.bytes.append(UInt8(ascii: "\""))
-            address.appendText(to: &w.bytes)
-            w.bytes.append(UInt8(ascii: "\""))
+            w.quoted(upTo: BluetoothAddress.textLength) { address.writeText(to: $0) }
         }
         w.key("decoder")
         if let decoder = reading.decoder { w.string(decoder) } else { w.null() }
@@ -107,7 +105,7 @@ public enum ReadingText {
             line += "  \(Hex.encode(bytes))"
         }
         if let repeats = reading.repeats, repeats > 1 { line += "  (×\(repeats))" }
-        w.bytes.append(contentsOf: line.utf8)
+        w.raw(line)
         w.newline()
     }
 
@@ -132,12 +130,14 @@ public enum ReadingCSV {
         case .serviceData(let uuid): match = uuid.description
         case .characteristic(let uuid): match = uuid?.description ?? ""
         }
-        let prefix = [
+        let columns: [String] = [
             String(reading.frame), String(decoding: ts.bytes, as: UTF8.self), reading.address?.description ?? "",
             reading.decoder ?? "", reading.source, match, reading.index.map(String.init) ?? "",
-        ].map(quote).joined(separator: ",")
+        ]
+        let prefix = columns.map(quote).joined(separator: ",")
         func row(_ field: String, _ value: String) {
-            w.bytes.append(contentsOf: (prefix + "," + quote(field) + "," + quote(value) + "\n").utf8)
+            let line: String = prefix + "," + quote(field) + "," + quote(value) + "\n"
+            w.raw(line)
         }
         switch reading.outcome {
         case .fields(let fields):

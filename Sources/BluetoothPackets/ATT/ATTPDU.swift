@@ -36,6 +36,10 @@ public enum ATTOpcode {
 
     /// The `op` name in events.
     public static func name(_ opcode: UInt8) -> String {
+        staticName(opcode).map { "\($0)" } ?? "opcode_0x\(String(opcode, radix: 16))"
+    }
+
+    public static func staticName(_ opcode: UInt8) -> StaticString? {
         switch opcode {
         case 0x01: "error_rsp"
         case 0x02: "mtu_req"
@@ -68,7 +72,7 @@ public enum ATTOpcode {
         case 0x23: "multi_notify"
         case 0x52: "write_cmd"
         case 0xD2: "signed_write_cmd"
-        default: "opcode_0x\(String(opcode, radix: 16))"
+        default: nil
         }
     }
 

@@ -20,27 +20,30 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
     }
 
     public var description: String {
-        var out = [UInt8]()
-        out.reserveCapacity(17)
-        appendText(to: &out)
-        return String(decoding: out, as: UTF8.self)
+        String(unsafeUninitializedCapacity: Self.textLength) { writeText(to: $0.baseAddress!) }
     }
 
-    /// Appends the printed form to a byte buffer (for fast JSON output).
+    /// Length of the printed form.
+    public static let textLength = 17
+
+    /// Writes the printed form (17 bytes) where `out` points; returns 17. For fast output.
     @inlinable
-    public func appendText(to out: inout [UInt8]) {
+    public func writeText(to out: UnsafeMutablePointer<UInt8>) -> Int {
         let digits: StaticString = "0123456789ABCDEF"
         digits.withUTF8Buffer { hex in
             var shift: UInt64 = 40
+            var i = 0
             while true {
                 let byte = Int((value >> shift) & 0xFF)
-                out.append(hex[byte >> 4])
-                out.append(hex[byte & 0xF])
+                out[i] = hex[byte >> 4]
+                out[i + 1] = hex[byte & 0xF]
                 if shift == 0 { break }
-                out.append(UInt8(ascii: ":"))
+                out[i + 2] = UInt8(ascii: ":")
+                i += 3
                 shift -= 8
             }
         }
+        return Self.textLength
     }
 
     /// The six bytes in wire (little-endian) order.
@@ -61,13 +64,17 @@ public struct AddressType: RawRepresentable, Hashable, Sendable {
     public static let anonymous = AddressType(rawValue: 0xFF)
 
     public var name: String {
+        staticName.map { "\($0)" } ?? "type_\(rawValue)"
+    }
+
+    public var staticName: StaticString? {
         switch rawValue {
         case 0: "public"
         case 1: "random"
         case 2: "public_identity"
         case 3: "random_identity"
         case 0xFF: "anonymous"
-        default: "type_\(rawValue)"
+        default: nil
         }
     }
 }

@@ -84,17 +84,45 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
     }
 
     public var description: String {
-        if let short = shortValue {
-            return short <= 0xFFFF ? hexDigits(UInt64(short), 4) : hexDigits(UInt64(short), 8)
-        }
-        let h = hexDigits(high, 16)
-        let l = hexDigits(low, 16)
-        return "\(h.prefix(8))-\(h.dropFirst(8).prefix(4))-\(h.suffix(4))-\(l.prefix(4))-\(l.suffix(12))"
+        String(unsafeUninitializedCapacity: Self.maximumTextLength) { writeText(to: $0.baseAddress!) }
     }
 
-    private func hexDigits(_ value: UInt64, _ count: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, count - text.count)) + text
+    /// The longest printed form: the canonical 36 characters.
+    public static let maximumTextLength = 36
+
+    /// Writes the printed form where `out` points (room for 36 bytes); returns its length.
+    @inlinable
+    public func writeText(to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let digits: StaticString = "0123456789abcdef"
+        return digits.withUTF8Buffer { hex in
+            var i = 0
+            func put(_ value: UInt64, _ count: Int) {
+                var shift = UInt64(count * 4)
+                while shift > 0 {
+                    shift -= 4
+                    out[i] = hex[Int((value >> shift) & 0xF)]
+                    i += 1
+                }
+            }
+            func dash() {
+                out[i] = UInt8(ascii: "-")
+                i += 1
+            }
+            if let short = shortValue {
+                put(UInt64(short), short <= 0xFFFF ? 4 : 8)
+                return i
+            }
+            put(high >> 32, 8)
+            dash()
+            put(high >> 16 & 0xFFFF, 4)
+            dash()
+            put(high & 0xFFFF, 4)
+            dash()
+            put(low >> 48, 4)
+            dash()
+            put(low & 0xFFFF_FFFF_FFFF, 12)
+            return i
+        }
     }
 
     public static func < (a: BluetoothUUID, b: BluetoothUUID) -> Bool { (a.high, a.low) < (b.high, b.low) }
