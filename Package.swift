@@ -26,6 +26,12 @@ let package = Package(
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
         .testTarget(name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "TestSupport"]),
+        .testTarget(name: "BluetoothPacketsTests", dependencies: ["BluetoothPackets", "ByteReading"]),
+        .testTarget(
+            name: "BluetoothTrackingTests",
+            dependencies: [
+                "BluetoothTracking", "BluetoothPackets", "TestSupport", "CaptureFiles", "ByteReading", "JSON", "EventOutput",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
