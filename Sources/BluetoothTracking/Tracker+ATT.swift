@@ -301,9 +301,12 @@ extension Tracker {
     /// What a handle is, from this connection's discovery, an earlier connection, or the map.
     func resolve(_ c: Connection, side: Int, _ handle: UInt16) -> ResolvedAttribute? {
         var found = c.databases[side].resolve(handle, source: .discovery)
-        if found == nil, let server = server(of: c, side: side) {
-            found = cache[server]?.resolve(handle, source: .cache)
-            if found == nil, !options.gattMap.isEmpty { found = options.gattMap.database(for: server)?.resolve(handle, source: .map) }
+        let server = server(of: c, side: side)
+        if found == nil, let server { found = cache[server]?.resolve(handle, source: .cache) }
+        if found == nil, !options.gattMap.isEmpty {
+            // A peer first seen mid-connection has no address; the map's entry for any device still applies.
+            let map = if let server { options.gattMap.database(for: server) } else { options.gattMap.anyDevice }
+            found = map?.resolve(handle, source: .map)
         }
         return found
     }
