@@ -165,7 +165,8 @@ extension Tracker {
                     // A full Read Response may be the first part of a long value: hold it until the
                     // next request shows whether a Read Blob continues it.
                     c.heldRead[side] = nextOutboxIndex
-                    c.longRead[side] = LongRead(handle: handle, value: [UInt8](value), firstFrame: frame, parts: 1)
+                    c.longRead[side] = LongRead(
+                        handle: handle, value: [UInt8](value), firstFrame: request?.frame ?? frame, parts: 1)
                 }
                 push(.att(e), held: mayContinue)
             } else {
