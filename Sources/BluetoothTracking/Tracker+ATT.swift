@@ -357,13 +357,16 @@ extension Tracker {
         {
             continues = true
         }
-        if let held = c.heldRead[side] {
+        // Commands and confirmations are outside request/response: they may come between a Read
+        // Response and the Read Blob that continues it, so they decide nothing.
+        let outsideTransactions =
+            opcode == ATTOpcode.handleValueConfirmation || opcode == ATTOpcode.writeCommand
+            || opcode == ATTOpcode.signedWriteCommand
+        if !outsideTransactions, let held = c.heldRead[side] {
             decideHeld(at: held, partial: continues)
             c.heldRead[side] = nil
         }
-        guard !continues, opcode != ATTOpcode.handleValueConfirmation, opcode != ATTOpcode.writeCommand,
-            opcode != ATTOpcode.signedWriteCommand
-        else { return }
+        guard !continues, !outsideTransactions else { return }
         completeLongRead(c, side: side)
     }
 
