@@ -176,3 +176,16 @@ enum Manifest {
         return nil
     }
 }
+
+/// Events of the real captures in ../shared/captures, read once per file and kept for every test.
+enum SharedCapture {
+    static func path(_ name: String) -> String? { TestPaths.sharedCaptures.map { $0 + "/" + name } }
+
+    static func load(_ name: String) -> [Event] {
+        guard let path = path(name) else { return [] }
+        return (try? events(inCapture: path)) ?? []
+    }
+
+    static let pongbot = load("pongbot-mcp__btsnoop_hci.log.last")
+    static let lightControl = load("bluethooth_light_controll__btsnoop_hci.log")
+}
