@@ -57,7 +57,8 @@ struct ATTPDUTests {
         ATTVector(name: "read multiple request", bytes: "0E 03 00 0E 00", parsed: "handles 0x0003 0x000e"),
         ATTVector(name: "read multiple response", bytes: "0F 48 52 4D 06 52", parsed: "value 48524d0652"),
         // §3.4.4.9 Read By Group Type Request, §3.4.4.10 Response with length 6 (two services).
-        ATTVector(name: "read by group type request", bytes: "10 01 00 FF FF 00 28", parsed: "range 0x0001-0xffff type 2800"),
+        ATTVector(
+            name: "read by group type request", bytes: "10 01 00 FF FF 00 28", parsed: "range 0x0001-0xffff type 2800"),
         ATTVector(
             name: "read by group type response", bytes: "11 06 01 00 05 00 00 18 0C 00 0F 00 0D 18",
             parsed: "by_group 0x0001-0x0005=0018 0x000c-0x000f=0d18"),
@@ -70,15 +71,18 @@ struct ATTPDUTests {
             name: "signed write command", bytes: "D2 12 00 68 69 01 02 03 04 05 06 07 08 09 0A 0B 0C",
             parsed: "handle 0x0012 value 6869 signature 0102030405060708090a0b0c"),
         // §3.4.6.1/2 Prepare Write Request and Response: handle, offset, part value.
-        ATTVector(name: "prepare write request", bytes: "16 12 00 12 00 41 42", parsed: "handle 0x0012 offset 18 value 4142"),
-        ATTVector(name: "prepare write response", bytes: "17 12 00 12 00 41 42", parsed: "handle 0x0012 offset 18 value 4142"),
+        ATTVector(
+            name: "prepare write request", bytes: "16 12 00 12 00 41 42", parsed: "handle 0x0012 offset 18 value 4142"),
+        ATTVector(
+            name: "prepare write response", bytes: "17 12 00 12 00 41 42", parsed: "handle 0x0012 offset 18 value 4142"),
         // §3.4.6.3/4 Execute Write Request (flags) and Response.
         ATTVector(name: "execute write request", bytes: "18 01", parsed: "flags 1"),
         ATTVector(name: "execute write response", bytes: "19", parsed: "empty"),
         // §3.4.7.1/2/3 Notification, Indication, Confirmation (btmon #592 and #649).
         ATTVector(name: "notification", bytes: "1B 0E 00 06 52", parsed: "handle 0x000e value 0652"),
         ATTVector(
-            name: "indication", bytes: "1D 23 00 73 34 B8 4B D0 EB 6A FE", parsed: "handle 0x0023 value 7334b84bd0eb6afe"),
+            name: "indication", bytes: "1D 23 00 73 34 B8 4B D0 EB 6A FE",
+            parsed: "handle 0x0023 value 7334b84bd0eb6afe"),
         ATTVector(name: "confirmation", bytes: "1E", parsed: "empty"),
         // §3.4.4.11 Read Multiple Variable Request; §3.4.4.12 Response: (length, value) tuples.
         ATTVector(name: "read multiple variable request", bytes: "20 03 00 0E 00", parsed: "handles 0x0003 0x000e"),
@@ -86,7 +90,8 @@ struct ATTPDUTests {
             name: "read multiple variable response", bytes: "21 03 00 48 52 4D 02 00 06 52",
             parsed: "values 48524d 0652"),
         // The last value of a Read Multiple Variable Response may be cut by the MTU (§3.4.4.12).
-        ATTVector(name: "read multiple variable response cut by the MTU", bytes: "21 05 00 48 52", parsed: "values 4852"),
+        ATTVector(
+            name: "read multiple variable response cut by the MTU", bytes: "21 05 00 48 52", parsed: "values 4852"),
         // §3.4.7.4 Multiple Handle Value Notification (0x23): (handle, length, value) tuples.
         ATTVector(
             name: "multiple handle value notification", bytes: "23 0E 00 02 00 06 52 20 00 01 00 FF",

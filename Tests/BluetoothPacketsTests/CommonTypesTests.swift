@@ -8,7 +8,9 @@ struct BluetoothUUIDTests {
     /// The Nordic UART service UUID as it travels: least significant byte first.
     static let nordicUARTWire = "9e ca dc 24 0e e5 a9 e0 93 f3 a3 b5 01 00 40 6e"
 
-    @Test(arguments: ["2a37", "2A37", "0x2A37", "00002a37-0000-1000-8000-00805f9b34fb", "00002A3700001000800000805F9B34FB"])
+    @Test(arguments: [
+        "2a37", "2A37", "0x2A37", "00002a37-0000-1000-8000-00805f9b34fb", "00002A3700001000800000805F9B34FB",
+    ])
     func `every text form of a SIG UUID is the same UUID, printed short`(text: String) throws {
         let uuid = try #require(BluetoothUUID(text))
         #expect(uuid == BluetoothUUID(0x2A37))
@@ -55,7 +57,8 @@ struct BluetoothUUIDTests {
 
     @Test(arguments: [
         "2a3", "2a37a", "xyz1", "", "0x", "2a-37",
-        "6e400001-b5a3-f393-e0a9e50e24dcca9e", "6e400001b5a3-f393-e0a9-e50e24dc-ca9e", "6e400001-b5a3-f393-e0a9-e50e24dcca9",
+        "6e400001-b5a3-f393-e0a9e50e24dcca9e", "6e400001b5a3-f393-e0a9-e50e24dc-ca9e",
+        "6e400001-b5a3-f393-e0a9-e50e24dcca9",
     ])
     func `text that is not a UUID is refused`(text: String) {
         #expect(BluetoothUUID(text) == nil)

@@ -108,7 +108,9 @@ struct LinkLayerTests {
     @Test func `a CONNECT_IND cut before its hop byte is truncated`() {
         // §2.3.3.1: LLData is 22 bytes; the last one (hop and SCA) is missing here.
         let llData = Array(Self.connectIndication[23..<56])
-        let error = parseError(llData) { r throws(DecodeError) in _ = try ConnectIndication(header0: 0xC5, parsing: &r) }
+        let error = parseError(llData) { r throws(DecodeError) in
+            _ = try ConnectIndication(header0: 0xC5, parsing: &r)
+        }
         #expect(error == DecodeError(.truncated(needed: 1, available: 0), at: 33, field: "ll.hop"))
     }
 
@@ -124,10 +126,11 @@ struct LinkLayerTests {
     }
 
     @Test func `advertising PDU types and control opcodes have their spec names`() {
-        #expect((0...8).map { AdvertisingPDUType.name($0) } == [
-            "adv_ind", "adv_direct_ind", "adv_nonconn_ind", "scan_req", "scan_rsp", "connect_ind", "adv_scan_ind", "ext",
-            "aux_connect_rsp",
-        ])
+        #expect(
+            (0...8).map { AdvertisingPDUType.name($0) } == [
+                "adv_ind", "adv_direct_ind", "adv_nonconn_ind", "scan_req", "scan_rsp", "connect_ind", "adv_scan_ind",
+                "ext", "aux_connect_rsp",
+            ])
         #expect(LLControl.name(0x0C) == "version_ind")
         #expect(LLControl.name(0x02) == "terminate_ind")
     }

@@ -30,7 +30,8 @@ struct SMPTests {
         // Table 2.8, legacy pairing.
         PairingCase(
             name: "legacy: KeyboardDisplay and KeyboardDisplay use passkey entry",
-            initiator: (keyboardDisplay, 0, bondMITM), responder: (keyboardDisplay, 0, bondMITM), method: "passkey_entry"),
+            initiator: (keyboardDisplay, 0, bondMITM), responder: (keyboardDisplay, 0, bondMITM),
+            method: "passkey_entry"),
         PairingCase(
             name: "legacy: DisplayYesNo and DisplayYesNo fall back to just works",
             initiator: (displayYesNo, 0, bondMITM), responder: (displayYesNo, 0, bondMITM), method: "just_works"),
@@ -66,7 +67,8 @@ struct SMPTests {
             method: "numeric_comparison"),
         PairingCase(
             name: "SC: DisplayYesNo and DisplayYesNo use numeric comparison",
-            initiator: (displayYesNo, 0, bondMITMSC), responder: (displayYesNo, 0, bondMITMSC), method: "numeric_comparison"),
+            initiator: (displayYesNo, 0, bondMITMSC), responder: (displayYesNo, 0, bondMITMSC),
+            method: "numeric_comparison"),
         PairingCase(
             name: "SC: KeyboardDisplay initiator and DisplayYesNo responder use numeric comparison",
             initiator: (keyboardDisplay, 0, bondMITMSC), responder: (displayYesNo, 0, bondMITMSC),
@@ -79,7 +81,8 @@ struct SMPTests {
             initiator: (displayOnly, 0, bondMITMSC), responder: (displayOnly, 0, bondMITMSC), method: "just_works"),
         PairingCase(
             name: "SC: NoInputNoOutput responder is just works",
-            initiator: (keyboardDisplay, 0, bondMITMSC), responder: (noInputNoOutput, 0, bondMITMSC), method: "just_works"),
+            initiator: (keyboardDisplay, 0, bondMITMSC), responder: (noInputNoOutput, 0, bondMITMSC),
+            method: "just_works"),
         // Table 2.7: with Secure Connections one side's OOB data is enough.
         PairingCase(
             name: "SC: OOB data on one side is OOB",
@@ -121,7 +124,8 @@ struct SMPTests {
         let error = parseError(hex("04 00 2D 10 0F")) { r throws(DecodeError) in
             _ = try SMP.PairingFeatures(parsing: &r)
         }
-        #expect(error == DecodeError(.truncated(needed: 1, available: 0), at: 5, field: "smp.responder_key_distribution"))
+        #expect(
+            error == DecodeError(.truncated(needed: 1, available: 0), at: 5, field: "smp.responder_key_distribution"))
     }
 
     @Test func `SMP codes and failure reasons have names`() {

@@ -46,7 +46,8 @@ struct AdvertisingTrackingTests {
                 """))
         let next = trace.leMeta(0x02, hex("01 00 01 C7 0E F9 30 6B C2 00 C1"))
         let events = track(trace)
-        #expect(events.compactMap(\.advertisement).map(\.address.description) == ["00:1A:7D:2B:3F:C1", "C2:6B:30:F9:0E:C7"])
+        #expect(
+            events.compactMap(\.advertisement).map(\.address.description) == ["00:1A:7D:2B:3F:C1", "C2:6B:30:F9:0E:C7"])
         #expect(events.map(\.frame) == [frame, frame, next])
         #expect(events.diagnostics == ["\(frame):adv.malformed_report"])
         // Report 2's data starts at byte 37 of the event packet (34 after the subevent code's 3 bytes).
@@ -120,7 +121,9 @@ struct AdvertisingTrackingTests {
         #expect(events.compactMap(\.advertisement).isEmpty)
         let diagnostic = try #require(events.last?.diagnostic)
         #expect(diagnostic.id.description == "adv.incomplete_fragments")
-        #expect(diagnostic.reason == "extended advertising data from 66:55:44:33:22:11 (SID 3) never completed after frame \(first)")
+        #expect(
+            diagnostic.reason
+                == "extended advertising data from 66:55:44:33:22:11 (SID 3) never completed after frame \(first)")
     }
 
     @Test(arguments: [

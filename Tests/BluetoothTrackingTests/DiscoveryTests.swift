@@ -73,10 +73,12 @@ struct DiscoveryTests {
         let events = track(trace)
         let services = try #require(events.att(frame: found.services, op: "read_by_group_rsp")?.discovered)
         #expect(services.map { "\($0.handle)-\($0.endOrValueHandle ?? 0) \($0.uuid)" } == ["1-5 1800", "12-15 180d"])
-        let characteristics = try #require(events.att(frame: found.uartCharacteristics, op: "read_by_type_rsp")?.discovered)
-        #expect(characteristics.map { "\($0.handle)>\($0.endOrValueHandle ?? 0) \($0.uuid) \($0.properties ?? 0)" } == [
-            "17>18 \(Self.nordicUARTRX) 12"
-        ])
+        let characteristics = try #require(
+            events.att(frame: found.uartCharacteristics, op: "read_by_type_rsp")?.discovered)
+        #expect(
+            characteristics.map { "\($0.handle)>\($0.endOrValueHandle ?? 0) \($0.uuid) \($0.properties ?? 0)" } == [
+                "17>18 \(Self.nordicUARTRX) 12"
+            ])
         let descriptors = try #require(events.att(frame: found.descriptors, op: "find_info_rsp")?.discovered)
         #expect(descriptors.map { "\($0.handle) \($0.uuid)" } == ["15 2902"])
     }
@@ -161,7 +163,8 @@ struct DiscoveryTests {
         let found = Self.discover(&trace, 0x0040)
         let notify = trace.att(0x0040, .received, "1B 0E 00 06 52")
         let events = track(trace, options: options)
-        #expect(events.att(frame: notify, op: "notify")?.resolution == "2a37 discovery \(found.heartRateCharacteristics)")
+        #expect(
+            events.att(frame: notify, op: "notify")?.resolution == "2a37 discovery \(found.heartRateCharacteristics)")
     }
 
     @Test func `a map entry for any device applies to a peer first seen mid-connection`() throws {
@@ -226,9 +229,10 @@ struct DiscoveryTests {
         let databases = tracker.learnedDatabases
         let address = try #require(BluetoothAddress(Self.peer))
         let database = try #require(databases[.device(address)])
-        #expect(database.services.map { "\($0.start)-\($0.end) \($0.uuid)" } == [
-            "1-5 1800", "12-15 180d", "16-65535 \(Self.nordicUARTService)",
-        ])
+        #expect(
+            database.services.map { "\($0.start)-\($0.end) \($0.uuid)" } == [
+                "1-5 1800", "12-15 180d", "16-65535 \(Self.nordicUARTService)",
+            ])
         #expect(database.characteristics.map(\.valueHandle) == [14, 18])
     }
 }

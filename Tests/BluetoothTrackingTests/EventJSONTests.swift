@@ -82,7 +82,9 @@ struct EventJSONTests {
     @Test func `connect: an enhanced connection as peripheral with a 7.5 ms interval, and a failed one`() {
         var trace = HCITrace()
         // btmon #3290 (Vol 4, Part E, §7.7.65.10), here as peripheral.
-        trace.leMeta(0x0A, hex("00 41 00 01 00 33 82 2E 7D 1A 00" + String(repeating: " 00", count: 12) + " 06 00 00 00 F4 01 01"))
+        trace.leMeta(
+            0x0A,
+            hex("00 41 00 01 00 33 82 2E 7D 1A 00" + String(repeating: " 00", count: 12) + " 06 00 00 00 F4 01 01"))
         // Status 0x3E: connection failed to be established.
         trace.leMeta(0x01, hex("3E 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"))
         #expect(
@@ -279,7 +281,10 @@ struct EventJSONTests {
         EventStream.read(try CaptureReader(bytes: cut)) { events.append($0) }
         let last = try #require(events.last)
         #expect(events.map(\.type) == [.att, .diagnostic])
-        #expect(jsonLine(last).hasPrefix(#"{"frame":2,"ts":1710495001.151075,"type":"diagnostic","layer":"capture","id":"capture.truncated","offset":"#))
+        #expect(
+            jsonLine(last).hasPrefix(
+                #"{"frame":2,"ts":1710495001.151075,"type":"diagnostic","layer":"capture","id":"capture.truncated","offset":"#
+            ))
     }
 }
 

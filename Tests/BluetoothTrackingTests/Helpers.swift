@@ -154,7 +154,9 @@ extension ATTEvent {
 enum Manifest {
     /// The leading number of a column ("att", "adv", "extadv", "adv (0x02/0x0d)") in the row of a file.
     static func count(_ file: String, column: String) -> Int? {
-        guard let dir = TestPaths.sharedCaptures, let text = TestPaths.readText(dir + "/MANIFEST.md") else { return nil }
+        guard let dir = TestPaths.sharedCaptures, let text = TestPaths.readText(dir + "/MANIFEST.md") else {
+            return nil
+        }
         var header: [String]?
         for line in text.split(separator: "\n") {
             guard line.hasPrefix("|") else {

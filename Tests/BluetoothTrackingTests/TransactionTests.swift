@@ -61,7 +61,8 @@ struct TransactionTests {
         let line = jsonLine(try #require(events.first { $0.frame == error }))
         #expect(
             line.hasSuffix(
-                #""request":"write_req","error":5,"error_name":"insufficient_authentication","request_frame":\#(request)}"#))
+                #""request":"write_req","error":5,"error_name":"insufficient_authentication","request_frame":\#(request)}"#
+            ))
     }
 
     @Test func `an error response for another request than the pending one is a diagnostic`() throws {
