@@ -60,6 +60,21 @@ struct RobustnessTests {
         #expect(events.diagnostics == ["\(empty):att.empty_pdu", "\(nothing):hci.short_event"])
     }
 
+    @Test func `a connection handle reused without a disconnection is reported and starts afresh`() throws {
+        var trace = HCITrace()
+        trace.connect(0x0040, peer: "C2:6B:30:F9:0E:C7")
+        trace.att(0x0040, .sent, "08 0C 00 0F 00 03 28")
+        let taught = trace.att(0x0040, .received, "09 07 0D 00 10 0E 00 37 2A")
+        trace.att(0x0040, .sent, "0A 03 00")
+        let reused = trace.connect(0x0040, peer: "C2:6B:30:F9:0E:C7")
+        let response = trace.att(0x0040, .received, "0B 01")
+        let notify = trace.att(0x0040, .received, "1B 0E 00 06 52")
+        let events = track(trace)
+        #expect(events.diagnostics == ["\(reused):hci.handle_reused", "\(response):att.response_without_request"])
+        // What the first connection learned is kept for the same device, as after a disconnection.
+        #expect(events.att(frame: notify, op: "notify")?.resolution == "2a37 cache \(taught)")
+    }
+
     @Test func `every prefix of a good trace's records is tolerated`() throws {
         // A capture cut anywhere: each record truncated to every length still gives events or diagnostics.
         var trace = HCITrace()
