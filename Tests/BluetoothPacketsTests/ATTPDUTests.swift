@@ -185,7 +185,7 @@ struct ATTPDUTests {
     }
 
     @Test func `error codes have their spec names`() {
-        // §3.4.1.1, table 3.4.
+        // §3.4.1.1, the error codes table.
         #expect(ATTErrorNames.name(0x05) == "insufficient_authentication")
         #expect(ATTErrorNames.name(0x0A) == "attribute_not_found")
         #expect(ATTErrorNames.name(0x80) == "application_error_0x80")

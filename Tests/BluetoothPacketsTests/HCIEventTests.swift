@@ -118,7 +118,7 @@ struct HCIEventTests {
         """)
 
     @Test func `an LE Advertising Report with two reports gives both, in order`() throws {
-        // §7.7.65.2; each report's fields follow one another (§5.2, arrayed parameters).
+        // §7.7.65.2; each report's fields follow one another, as btmon and Wireshark read them.
         var reports: [String] = []
         try reading(Self.twoReports) { r throws(DecodeError) in
             try LegacyAdvertisingReport.forEach(in: &r) { report in

@@ -14,13 +14,13 @@ struct PairingCase: CustomTestStringConvertible, Sendable {
 
 /// SMP pairing features and method selection (Core v5.4, Vol 3, Part H, §2.3.5.1, tables 2.6–2.8).
 struct SMPTests {
-    // IO capabilities (§3.5.1, table 3.4).
+    // IO capabilities (§3.5.1).
     static let displayOnly: UInt8 = 0
     static let displayYesNo: UInt8 = 1
     static let keyboardOnly: UInt8 = 2
     static let noInputNoOutput: UInt8 = 3
     static let keyboardDisplay: UInt8 = 4
-    // AuthReq (§3.5.1, figure 3.3): bit 0–1 bonding, bit 2 MITM, bit 3 SC.
+    // AuthReq (§3.5.1): bits 0–1 bonding, bit 2 MITM, bit 3 SC.
     static let bondMITM: UInt8 = 0x05
     static let bondMITMSC: UInt8 = 0x0D
     static let bondOnly: UInt8 = 0x01
