@@ -114,6 +114,25 @@ struct AdvertisingTrackingTests {
         #expect(jsonLine(try #require(events.first)).contains(#""truncated":true,"#))
     }
 
+    @Test func `an AD overrun in joined fragments points at its byte only when that byte is in the last record`() throws {
+        var trace = HCITrace()
+        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 1, data: hex("02 01 06")))
+        // The joined data is "02 01 06 05 09 41": the length byte 05 (joined offset 3) is this record's first
+        // data byte, at offset 28 of the event packet (2 header bytes, the subevent, 25 bytes of report fields).
+        let last = trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0000, sid: 1, data: hex("05 09 41")))
+        // Here the broken structure starts in the first record and runs on into the second.
+        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 2, data: hex("02 01 06 09 09")))
+        let other = trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0000, sid: 2, data: hex("41 42")))
+        let events = track(trace)
+        let diagnostics = events.compactMap { e in e.diagnostic.map { (e.frame, $0) } }
+        #expect(diagnostics.map(\.0) == [last, other])
+        #expect(diagnostics.map(\.1.id.description) == ["ad.length_overrun", "ad.length_overrun"])
+        #expect(diagnostics.map(\.1.offset) == [28, nil])
+        #expect(
+            diagnostics.last?.1.reason
+                == "AD structure from 66:55:44:33:22:11 at data offset 3 runs past the data: bad length: declares 9, 3 present")
+    }
+
     @Test func `fragments never completed are reported at the end`() throws {
         var trace = HCITrace()
         let first = trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 3, data: hex("02 01 06")))
@@ -138,5 +157,26 @@ struct AdvertisingTrackingTests {
         #expect(advert?.pdu == kind)
         #expect(advert?.sid == nil)
         #expect(advert?.primaryPHY == nil)
+    }
+}
+
+/// Advertising PDUs from air captures (Core v5.4, Vol 6, Part B, §2.3).
+struct AirAdvertisingTests {
+    @Test func `an AD overrun in an extended advertising PDU on air points at its length byte`() throws {
+        // LINKTYPE_BLUETOOTH_LE_LL (251), no CRC: access address, header (PDU type 7, length 16), extended
+        // header (length 9: flags 0x09 = AdvA and ADI, AdvA, ADI), then the data "02 01 06 05 09 41".
+        let packet = hex("D6 BE 89 8E 07 10 09 09 C7 0E F9 30 6B C2 01 10 02 01 06 05 09 41")
+        let record = StoredRecord(
+            frame: 1, timestamp: 1_700_000_000_000_000, direction: .unknown, kind: .linkLayer, linkType: .leLL,
+            payload: packet)
+        let events = track([record])
+        #expect(events.map(\.type) == [.diagnostic, .adv])
+        // The data starts at byte 16; the name structure's length byte is at data offset 3.
+        #expect(events.first?.diagnostic?.offset == 19)
+        let advert = try #require(events.last?.advertisement)
+        #expect(advert.address.description == "C2:6B:30:F9:0E:C7")
+        #expect(advert.sid == 1)
+        #expect(advert.pdu == .ext)
+        #expect(advert.data.bytes == hex("02 01 06 05 09 41"))
     }
 }
