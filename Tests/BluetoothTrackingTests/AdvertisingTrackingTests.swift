@@ -6,14 +6,6 @@ import Testing
 
 /// Advertising reports into `adv` events (Core v5.4, Vol 4, Part E, §7.7.65.2 and §7.7.65.13).
 struct AdvertisingTrackingTests {
-    /// One extended report: event type, random address 11:22:33:44:55:66, LE 1M / LE 2M, SID, data.
-    static func extendedReport(eventType: UInt16, sid: UInt8, data: [UInt8], address: String = "11 22 33 44 55 66")
-        -> [UInt8]
-    {
-        [0x01, UInt8(eventType & 0xFF), UInt8(eventType >> 8), 0x01] + hex(address)
-            + [0x01, 0x02, sid, 0x7F, 0xC0, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0, 0, UInt8(data.count)] + data
-    }
-
     @Test func `every report of a multi-report event becomes an adv event`() throws {
         var trace = HCITrace()
         // tshark reference frame 61: two reports in one event.
@@ -72,9 +64,9 @@ struct AdvertisingTrackingTests {
     @Test func `extended advertising fragments are joined per address and set`() throws {
         var trace = HCITrace()
         // Data status 01 (more to come) for SID 1, a complete report of SID 2 between, then the rest of SID 1.
-        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 1, data: hex("02 01 06 09 09 4C 6F 6E")))
-        let sid2 = trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0000, sid: 2, data: hex("02 01 06")))
-        let sid1 = trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0000, sid: 1, data: hex("67 4E 61 6D 65")))
+        trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0020, sid: 1, data: hex("02 01 06 09 09 4C 6F 6E")))
+        let sid2 = trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0000, sid: 2, data: hex("02 01 06")))
+        let sid1 = trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0000, sid: 1, data: hex("67 4E 61 6D 65")))
         let events = track(trace)
         let adverts = events.compactMap { e in e.advertisement.map { (e.frame, $0) } }
         #expect(adverts.map(\.0) == [sid2, sid1])
@@ -92,10 +84,12 @@ struct AdvertisingTrackingTests {
 
     @Test func `fragments of different advertisers with the same set id are not mixed`() throws {
         var trace = HCITrace()
-        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 1, data: [0xAA]))
-        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 1, data: [0xBB], address: "77 22 33 44 55 66"))
-        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0000, sid: 1, data: [0xAB], address: "77 22 33 44 55 66"))
-        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0000, sid: 1, data: [0xBA]))
+        trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0020, sid: 1, data: [0xAA]))
+        trace.leMeta(
+            0x0D, HCITrace.extendedReport(eventType: 0x0020, sid: 1, data: [0xBB], address: "77 22 33 44 55 66"))
+        trace.leMeta(
+            0x0D, HCITrace.extendedReport(eventType: 0x0000, sid: 1, data: [0xAB], address: "77 22 33 44 55 66"))
+        trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0000, sid: 1, data: [0xBA]))
         let adverts = track(trace).compactMap(\.advertisement)
         #expect(adverts.map(\.address.description) == ["66:55:44:33:22:77", "66:55:44:33:22:11"])
         #expect(adverts.map(\.data.bytes) == [[0xBB, 0xAB], [0xAA, 0xBA]])
@@ -103,9 +97,9 @@ struct AdvertisingTrackingTests {
 
     @Test func `a fragment the controller truncated ends the data and is marked truncated`() throws {
         var trace = HCITrace()
-        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 1, data: hex("02 01 06")))
+        trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0020, sid: 1, data: hex("02 01 06")))
         // Data status 10: incomplete, truncated; no more fragments will come.
-        let last = trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0040, sid: 1, data: hex("03 FF 59 00")))
+        let last = trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0040, sid: 1, data: hex("03 FF 59 00")))
         let events = track(trace)
         #expect(events.map(\.frame) == [last])
         let advert = try #require(events.first?.advertisement)
@@ -114,15 +108,16 @@ struct AdvertisingTrackingTests {
         #expect(jsonLine(try #require(events.first)).contains(#""truncated":true,"#))
     }
 
-    @Test func `an AD overrun in joined fragments points at its byte only when that byte is in the last record`() throws {
+    @Test func `an AD overrun in joined fragments points at its byte only when that byte is in the last record`() throws
+    {
         var trace = HCITrace()
-        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 1, data: hex("02 01 06")))
+        trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0020, sid: 1, data: hex("02 01 06")))
         // The joined data is "02 01 06 05 09 41": the length byte 05 (joined offset 3) is this record's first
         // data byte, at offset 28 of the event packet (2 header bytes, the subevent, 25 bytes of report fields).
-        let last = trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0000, sid: 1, data: hex("05 09 41")))
+        let last = trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0000, sid: 1, data: hex("05 09 41")))
         // Here the broken structure starts in the first record and runs on into the second.
-        trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 2, data: hex("02 01 06 09 09")))
-        let other = trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0000, sid: 2, data: hex("41 42")))
+        trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0020, sid: 2, data: hex("02 01 06 09 09")))
+        let other = trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0000, sid: 2, data: hex("41 42")))
         let events = track(trace)
         let diagnostics = events.compactMap { e in e.diagnostic.map { (e.frame, $0) } }
         #expect(diagnostics.map(\.0) == [last, other])
@@ -130,12 +125,13 @@ struct AdvertisingTrackingTests {
         #expect(diagnostics.map(\.1.offset) == [28, nil])
         #expect(
             diagnostics.last?.1.reason
-                == "AD structure from 66:55:44:33:22:11 at data offset 3 runs past the data: bad length: declares 9, 3 present")
+                == "AD structure from 66:55:44:33:22:11 at data offset 3 runs past the data: bad length: declares 9, 3 present"
+        )
     }
 
     @Test func `fragments never completed are reported at the end`() throws {
         var trace = HCITrace()
-        let first = trace.leMeta(0x0D, Self.extendedReport(eventType: 0x0020, sid: 3, data: hex("02 01 06")))
+        let first = trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0020, sid: 3, data: hex("02 01 06")))
         let events = track(trace)
         #expect(events.compactMap(\.advertisement).isEmpty)
         let diagnostic = try #require(events.last?.diagnostic)
@@ -152,7 +148,7 @@ struct AdvertisingTrackingTests {
     func `legacy PDUs in extended reports keep their legacy kind`(eventType: UInt16, kind: AdvertisingPDUKind) {
         // §7.7.65.13, table of legacy event type values.
         var trace = HCITrace()
-        trace.leMeta(0x0D, Self.extendedReport(eventType: eventType, sid: 0xFF, data: hex("02 01 06")))
+        trace.leMeta(0x0D, HCITrace.extendedReport(eventType: eventType, sid: 0xFF, data: hex("02 01 06")))
         let advert = track(trace).compactMap(\.advertisement).first
         #expect(advert?.pdu == kind)
         #expect(advert?.sid == nil)

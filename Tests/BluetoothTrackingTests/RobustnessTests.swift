@@ -82,7 +82,7 @@ struct RobustnessTests {
         trace.att(0x0040, .sent, "08 0C 00 0F 00 03 28")
         trace.att(0x0040, .received, "09 15 11 00 0C 12 00 9E CA DC 24 0E E5 A9 E0 93 F3 A3 B5 02 00 40 6E")
         trace.leMeta(0x02, hex("01 00 01 C7 0E F9 30 6B C2 03 02 01 06 C1"))
-        trace.leMeta(0x0D, AdvertisingTrackingTests.extendedReport(eventType: 0x0020, sid: 1, data: hex("02 01 06")))
+        trace.leMeta(0x0D, HCITrace.extendedReport(eventType: 0x0020, sid: 1, data: hex("02 01 06")))
         for record in trace.records {
             for length in 0..<record.payload.count {
                 var cut = record
