@@ -42,6 +42,16 @@ struct EventJSONTests {
             ])
     }
 
+    @Test func `adv: AD structures too short for a company id or UUID are listed but lift no empty keys`() {
+        var trace = HCITrace()
+        // Manufacturer data with one byte, a 16-bit UUID list with one byte, service data with one byte.
+        trace.leMeta(0x02, hex("01 00 01 C7 0E F9 30 6B C2 09 02 FF 4C 02 03 11 02 16 1A C1"))
+        #expect(
+            lines(trace) == [
+                #"{"frame":1,"ts":1710495001.151075,"type":"adv","addr":"C2:6B:30:F9:0E:C7","addr_type":"random","rssi":-63,"pdu":"adv_ind","ad":[{"type":255,"data":"4c"},{"type":3,"data":"11"},{"type":22,"data":"1a"}]}"#
+            ])
+    }
+
     @Test func `adv: an extended report with PHYs and set id, a 128-bit service UUID in full`() {
         var trace = HCITrace()
         trace.leMeta(
