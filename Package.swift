@@ -51,6 +51,12 @@ let package = Package(
         .testTarget(
             name: "SynthesisTests",
             dependencies: ["Synthesis", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "TestSupport"]),
+        .testTarget(name: "BluetoothPacketsTests", dependencies: ["BluetoothPackets", "ByteReading"]),
+        .testTarget(
+            name: "BluetoothTrackingTests",
+            dependencies: [
+                "BluetoothTracking", "BluetoothPackets", "TestSupport", "CaptureFiles", "ByteReading", "JSON", "EventOutput",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

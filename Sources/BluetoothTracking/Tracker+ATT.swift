@@ -165,7 +165,8 @@ extension Tracker {
                     // A full Read Response may be the first part of a long value: hold it until the
                     // next request shows whether a Read Blob continues it.
                     c.heldRead[side] = nextOutboxIndex
-                    c.longRead[side] = LongRead(handle: handle, value: [UInt8](value), firstFrame: frame, parts: 1)
+                    c.longRead[side] = LongRead(
+                        handle: handle, value: [UInt8](value), firstFrame: request?.frame ?? frame, parts: 1)
                 }
                 push(.att(e), held: mayContinue)
             } else {
@@ -301,9 +302,12 @@ extension Tracker {
     /// What a handle is, from this connection's discovery, an earlier connection, or the map.
     func resolve(_ c: Connection, side: Int, _ handle: UInt16) -> ResolvedAttribute? {
         var found = c.databases[side].resolve(handle, source: .discovery)
-        if found == nil, let server = server(of: c, side: side) {
-            found = cache[server]?.resolve(handle, source: .cache)
-            if found == nil, !options.gattMap.isEmpty { found = options.gattMap.database(for: server)?.resolve(handle, source: .map) }
+        let server = server(of: c, side: side)
+        if found == nil, let server { found = cache[server]?.resolve(handle, source: .cache) }
+        if found == nil, !options.gattMap.isEmpty {
+            // A peer first seen mid-connection has no address; the map's entry for any device still applies.
+            let map = if let server { options.gattMap.database(for: server) } else { options.gattMap.anyDevice }
+            found = map?.resolve(handle, source: .map)
         }
         return found
     }
@@ -353,13 +357,16 @@ extension Tracker {
         {
             continues = true
         }
-        if let held = c.heldRead[side] {
+        // Commands and confirmations are outside request/response: they may come between a Read
+        // Response and the Read Blob that continues it, so they decide nothing.
+        let outsideTransactions =
+            opcode == ATTOpcode.handleValueConfirmation || opcode == ATTOpcode.writeCommand
+            || opcode == ATTOpcode.signedWriteCommand
+        if !outsideTransactions, let held = c.heldRead[side] {
             decideHeld(at: held, partial: continues)
             c.heldRead[side] = nil
         }
-        guard !continues, opcode != ATTOpcode.handleValueConfirmation, opcode != ATTOpcode.writeCommand,
-            opcode != ATTOpcode.signedWriteCommand
-        else { return }
+        guard !continues, !outsideTransactions else { return }
         completeLongRead(c, side: side)
     }
 

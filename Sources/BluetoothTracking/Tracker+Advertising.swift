@@ -90,16 +90,17 @@ extension Tracker {
         }
         advertisement.advertisedTxPower = report.txPower == 127 ? nil : report.txPower
         advertisement.truncated = report.dataStatus == 2
-        emitAdvertisement(advertisement, dataOffset: report.dataOffset)
+        emitAdvertisement(advertisement, dataOffset: report.dataOffset, dataStart: data.count - report.data.count)
     }
 
-    /// Emits an advertisement, after a diagnostic when its AD structures are broken.
-    func emitAdvertisement(_ advertisement: Advertisement, dataOffset: Int) {
+    /// Emits an advertisement, after a diagnostic when its AD structures are broken. `dataStart`: where this
+    /// record's bytes begin in data joined from several records; a byte before it has no offset in this packet.
+    func emitAdvertisement(_ advertisement: Advertisement, dataOffset: Int, dataStart: Int = 0) {
         if let error = advertisement.data.forEach({ _ in }) {
             diagnose(
                 "ad", "ad.length_overrun",
                 "AD structure from \(advertisement.address) at data offset \(error.offset) runs past the data: \(error.reasonText)",
-                offset: dataOffset + error.offset)
+                offset: error.offset >= dataStart ? dataOffset + error.offset - dataStart : nil)
         }
         push(.advertisement(advertisement))
     }

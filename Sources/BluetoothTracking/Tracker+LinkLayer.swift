@@ -103,7 +103,7 @@ extension Tracker {
                 var adv = advertisement(.ext, address, header.data)
                 adv.sid = header.sid
                 adv.advertisedTxPower = header.txPower
-                emitAdvertisement(adv, dataOffset: 0)
+                emitAdvertisement(adv, dataOffset: p.offset - header.data.count)
             } else {
                 push(
                     .linkLayer(

@@ -381,9 +381,12 @@ public enum EventJSON {
                 name = s.data
                 nameIsComplete = true
             case ADType.shortenedName where !nameIsComplete: name = s.data
-            case ADType.manufacturerData: hasManufacturer = true
-            case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128: hasServiceData = true
-            case ADType.incomplete16...ADType.complete128: hasUUIDs = true
+            // Lifted keys only for structures long enough to give an entry (a company id, a UUID).
+            case ADType.manufacturerData: hasManufacturer = hasManufacturer || s.data.count >= 2
+            case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
+                hasServiceData = hasServiceData || s.data.count >= ADType.uuidSize(s.type) ?? 0
+            case ADType.incomplete16...ADType.complete128:
+                hasUUIDs = hasUUIDs || s.data.count >= ADType.uuidSize(s.type) ?? 0
             case ADType.txPower where s.data.count == 1: txPower = Int8(bitPattern: s.data[0])
             default: break
             }
