@@ -44,7 +44,7 @@ enum DecodeCommand: Command {
             throw InputError(error.description)
         }
         var writer = JSONWriter(capacity: 1 << 17)
-        if format == "csv" { writer.raw(ReadingCSV.header) }
+        if format == "csv" { writer.raw(string: ReadingCSV.header) }
         setup.run(reader, filter: filter.isEmpty ? nil : filter, stop: { context.stdout.failure != nil }) { reading in
             switch format {
             case "text": ReadingText.write(reading, to: &writer)

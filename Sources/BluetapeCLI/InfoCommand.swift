@@ -63,7 +63,7 @@ enum InfoCommand: Command {
         w.beginObject()
         for kind in RecordKind.allCases {
             if let count = summary.kinds[kind] {
-                w.key(kind.name)
+                w.key(escaping: kind.name)
                 w.int(count)
             }
         }
@@ -71,7 +71,7 @@ enum InfoCommand: Command {
         w.key("adapters")
         w.beginObject()
         for (adapter, count) in summary.adapters.sorted(by: { $0.key < $1.key }) {
-            w.key(String(adapter))
+            w.key(escaping: String(adapter))
             w.int(count)
         }
         w.endObject()

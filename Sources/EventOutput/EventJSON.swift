@@ -301,7 +301,7 @@ public enum EventJSON {
                 w.key("uuid")
                 uuid(entry.uuid, &w)
                 if let end = entry.endOrValueHandle {
-                    w.key(entry.properties == nil ? "end" : "value_handle")
+                    if entry.properties == nil { w.key("end") } else { w.key("value_handle") }
                     w.int(end)
                 }
                 if let properties = entry.properties {

@@ -24,7 +24,7 @@ public struct EventText {
     }
 
     private func append(_ line: String, _ w: inout JSONWriter) {
-        w.raw(line)
+        w.raw(string: line)
         w.newline()
     }
 

@@ -91,7 +91,7 @@ public struct CheckReport: Sendable {
             ("unreadable", summary.unreadable), ("broken_goldens", summary.brokenGoldens),
             ("without_golden", summary.withoutGolden), ("obsolete_goldens", summary.obsoleteGoldens),
         ] {
-            w.key(name)
+            w.key(escaping: name)
             w.int(value)
         }
         w.key("strict")

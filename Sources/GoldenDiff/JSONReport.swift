@@ -35,7 +35,7 @@ public enum JSONReport {
         w.key("decoders")
         w.beginObject()
         for decoder in report.decoders {
-            w.key(decoder.decoder)
+            w.key(escaping: decoder.decoder)
             writeCounts(decoder.counts, to: &w)
         }
         w.endObject()

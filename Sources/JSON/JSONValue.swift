@@ -336,7 +336,7 @@ extension JSONValue {
         case .bool(let b): writer.bool(b)
         case .number(let n):
             writer.separate()
-            writer.raw(n)
+            writer.raw(string: n)
             writer.needsComma = true
         case .string(let s): writer.string(s)
         case .array(let elements):
@@ -346,7 +346,7 @@ extension JSONValue {
         case .object(let object):
             writer.beginObject()
             for entry in object.entries {
-                writer.key(entry.key)
+                writer.key(escaping: entry.key)
                 entry.value.write(to: &writer)
             }
             writer.endObject()

@@ -78,7 +78,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Text (already valid where it goes: a whole line, a nested document).
     @inlinable
-    public mutating func raw(_ text: String) {
+    public mutating func raw(string text: String) {
         var text = text
         text.withUTF8 { raw(UnsafeRawBufferPointer($0)) }
     }
@@ -143,9 +143,10 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
-    /// Writes a key that comes from data (decoder field names), escaped.
+    /// Writes a key that comes from data (decoder field names), escaped. (A separate name, so that
+    /// a literal key always takes the faster `key(_: StaticString)`.)
     @inlinable
-    public mutating func key(_ name: String) {
+    public mutating func key(escaping name: String) {
         separate()
         appendEscaped(name)
         raw(UInt8(ascii: ":"))
@@ -334,7 +335,7 @@ public struct JSONWriter: ~Copyable {
             appendInteger(Int64(value))
             return
         }
-        raw(value.description)
+        raw(string: value.description)
     }
 
     @inlinable

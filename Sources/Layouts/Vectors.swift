@@ -40,7 +40,7 @@ public enum LayoutJSON {
     public static func write(_ fields: Fields, to w: inout JSONWriter) {
         w.beginObject()
         for entry in fields.entries {
-            w.key(entry.name)
+            w.key(escaping: entry.name)
             write(entry.value, to: &w)
         }
         w.endObject()

@@ -63,7 +63,7 @@ public enum ReadingJSON {
     public static func writeFields(_ fields: Fields, _ w: inout JSONWriter) {
         w.beginObject()
         for field in fields.entries {
-            w.key(field.name)
+            w.key(escaping: field.name)
             writeValue(field.value, &w)
         }
         w.endObject()
@@ -105,7 +105,7 @@ public enum ReadingText {
             line += "  \(Hex.encode(bytes))"
         }
         if let repeats = reading.repeats, repeats > 1 { line += "  (×\(repeats))" }
-        w.raw(line)
+        w.raw(string: line)
         w.newline()
     }
 
@@ -137,7 +137,7 @@ public enum ReadingCSV {
         let prefix = columns.map(quote).joined(separator: ",")
         func row(_ field: String, _ value: String) {
             let line: String = prefix + "," + quote(field) + "," + quote(value) + "\n"
-            w.raw(line)
+            w.raw(string: line)
         }
         switch reading.outcome {
         case .fields(let fields):
