@@ -260,6 +260,14 @@ struct ReadingOutbox {
             held.removeAll(keepingCapacity: true)
             lastSeenAt.removeAll(keepingCapacity: true)
             start = 0
+        } else if start > 4096, start * 2 > items.count {
+            // A reading held for its repeat count keeps the outbox from ever emptying on a
+            // busy capture; drop the emitted prefix so memory follows the held window, not the file.
+            items.removeFirst(start)
+            held.removeFirst(start)
+            lastSeenAt.removeFirst(start)
+            base += start
+            start = 0
         }
     }
 }
