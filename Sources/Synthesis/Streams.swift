@@ -11,17 +11,15 @@ protocol RecordStream: AnyObject {
     var failure: ScenarioError? { get }
 }
 
-/// Records waiting to be released in time order (ties keep the order they were added in).
-struct RecordHeap {
-    private var items: [(time: Int64, order: Int, record: StoredRecord)] = []
-    private var counter = 0
+/// A min-heap ordered by time, then by `order` (so ties come out in a fixed order).
+struct TimeHeap<Value> {
+    private var items: [(time: Int64, order: Int, value: Value)] = []
 
     var isEmpty: Bool { items.isEmpty }
     var minimumTime: Int64? { items.first?.time }
 
-    mutating func push(_ record: StoredRecord) {
-        items.append((record.timestamp, counter, record))
-        counter += 1
+    mutating func push(time: Int64, order: Int, _ value: Value) {
+        items.append((time, order, value))
         var i = items.count - 1
         while i > 0 {
             let parent = (i - 1) / 2
@@ -31,7 +29,7 @@ struct RecordHeap {
         }
     }
 
-    mutating func pop() -> StoredRecord? {
+    mutating func pop() -> Value? {
         guard !items.isEmpty else { return nil }
         items.swapAt(0, items.count - 1)
         let top = items.removeLast()
@@ -46,12 +44,28 @@ struct RecordHeap {
             items.swapAt(i, smallest)
             i = smallest
         }
-        return top.record
+        return top.value
     }
 
     private func less(_ a: Int, _ b: Int) -> Bool {
         (items[a].time, items[a].order) < (items[b].time, items[b].order)
     }
+}
+
+/// Records waiting to be released in time order (ties keep the order they were added in).
+struct RecordHeap {
+    private var heap = TimeHeap<StoredRecord>()
+    private var counter = 0
+
+    var isEmpty: Bool { heap.isEmpty }
+    var minimumTime: Int64? { heap.minimumTime }
+
+    mutating func push(_ record: StoredRecord) {
+        heap.push(time: record.timestamp, order: counter, record)
+        counter += 1
+    }
+
+    mutating func pop() -> StoredRecord? { heap.pop() }
 }
 
 /// The host's start-up: reset, own address, buffer sizes, scanning on.

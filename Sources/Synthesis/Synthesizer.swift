@@ -40,26 +40,25 @@ public struct Synthesizer {
                     device: device, spec: advertising, scenario: scenario, pauses: pauses, reader: reader,
                     random: random.derived(advertising.path)))
         }
+        // Streams wait in a heap by the time of their next record; ties go to the earlier stream.
+        var queue = TimeHeap<Int>()
+        // Asking for the next time may find that a stream cannot go on: check failure after it.
+        for (index, stream) in streams.enumerated() {
+            let time = stream.nextTime
+            if let failure = stream.failure { throw failure }
+            if let time { queue.push(time: time, order: index, index) }
+        }
         var count = 0
-        var frame = 0
-        while limit.map({ count < $0 }) ?? true {
-            var earliest: Int?
-            var earliestTime = Int64.max
-            for (i, stream) in streams.enumerated() {
-                if let failure = stream.failure { throw failure }
-                if let time = stream.nextTime, time < earliestTime {
-                    earliest = i
-                    earliestTime = time
-                }
+        while limit.map({ count < $0 }) ?? true, let index = queue.pop() {
+            let stream = streams[index]
+            if var record = try stream.next() {
+                count += 1
+                record.frame = count
+                try body(record)
             }
-            guard let i = earliest, var record = try streams[i].next() else {
-                if let failure = streams.lazy.compactMap(\.failure).first { throw failure }
-                break
-            }
-            frame += 1
-            record.frame = frame
-            try body(record)
-            count += 1
+            let time = stream.nextTime
+            if let failure = stream.failure { throw failure }
+            if let time { queue.push(time: time, order: index, index) }
         }
         return count
     }
