@@ -32,16 +32,19 @@ let package = Package(
             name: "Synthesis",
             dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON"]),
         .target(name: "GoldenDiff", dependencies: ["JSON"]),
+        .target(name: "Handoff"),
         .target(
             name: "BluetapeCLI",
             dependencies: [
                 "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts",
-                "Readings", "Synthesis",
+                "Readings", "Synthesis", "Handoff",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
         .target(name: "TestSupport", dependencies: ["CaptureFiles"], path: "Tests/TestSupport"),
         .testTarget(name: "ByteReadingTests", dependencies: ["ByteReading"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "HandoffTests", dependencies: ["Handoff"]),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
         .testTarget(

@@ -45,7 +45,8 @@ enum DecodeCommand: Command {
         }
         var writer = JSONWriter(capacity: 1 << 17)
         if format == "csv" { writer.raw(string: ReadingCSV.header) }
-        setup.run(reader, filter: filter.isEmpty ? nil : filter, stop: { context.stdout.failure != nil }) { reading in
+        let stop = { context.stdout.failure != nil }
+        setup.run(reader, filter: filter.isEmpty ? nil : filter, concurrently: true, stop: stop) { reading in
             switch format {
             case "text": ReadingText.write(reading, to: &writer)
             case "csv": ReadingCSV.write(reading, to: &writer)

@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import Handoff
 import JSON
 import Layouts
 import PayloadDecoders
@@ -104,6 +105,23 @@ struct DecodeSetup {
     var decoderSet: DecoderSet { DecoderSet(allDecoders, only: only) }
 
     /// Decodes a capture: events through the tracker, readings through the pipeline, in order.
+    /// `concurrently`: decode on a second thread while `emit` runs on this one (it then sees
+    /// readings in batches, a little later); `stop` is asked after each reading.
+    @discardableResult
+    func run(
+        _ reader: CaptureReader, filter: EventFilter? = nil, concurrently: Bool, stop: () -> Bool = { false },
+        _ emit: (Reading) -> Void
+    ) -> Tracker.Statistics {
+        guard concurrently else { return run(reader, filter: filter, stop: stop, emit) }
+        return Handoff.run { emitReading, cancelled in
+            run(reader, filter: filter, stop: cancelled, emitReading)
+        } consume: { reading in
+            emit(reading)
+            return !stop()
+        }
+    }
+
+    /// Decodes a capture on this thread; `stop` is asked before each record.
     @discardableResult
     func run(
         _ reader: CaptureReader, filter: EventFilter? = nil, stop: () -> Bool = { false }, _ emit: (Reading) -> Void

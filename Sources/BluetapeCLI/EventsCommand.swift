@@ -1,6 +1,7 @@
 import BluetoothTracking
 import CaptureFiles
 import EventOutput
+import Handoff
 import JSON
 
 /// `bluetape events FILE`: the event stream.
@@ -38,14 +39,20 @@ enum EventsCommand: Command {
         var writer = JSONWriter(capacity: 1 << 17)
         var textWriter = EventText()
         let filtering = !filter.isEmpty
-        let statistics = EventStream.read(reader, options: options, stop: { context.stdout.failure != nil }) { event in
-            if filtering, !filter.accepts(event) { return }
+        // Reading and tracking on one thread, formatting and writing on this one.
+        let statistics = Handoff.run { emit, cancelled in
+            EventStream.read(reader, options: options, stop: cancelled) { event in
+                if filtering, !filter.accepts(event) { return }
+                emit(event)
+            }
+        } consume: { event in
             if text {
                 textWriter.write(event, to: &writer)
             } else {
                 EventJSON.write(event, to: &writer)
             }
             context.stdout.drain(&writer)
+            return context.stdout.failure == nil
         }
         context.stdout.write(writer)
         if arguments.has("stats") { printStatistics(statistics, context) }

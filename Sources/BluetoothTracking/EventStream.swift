@@ -4,8 +4,8 @@ import CaptureFiles
 /// turned into `diagnostic` events where they happened.
 public enum EventStream {
     /// Calls `body` with every event in order; returns the tracker's statistics.
-    @discardableResult
     /// `stop` is asked before each record (a consumer that has gone away ends the read early).
+    @discardableResult
     public static func read(
         _ reader: CaptureReader, options: Tracker.Options = Tracker.Options(), stop: () -> Bool = { false },
         _ body: (Event) -> Void

@@ -3,13 +3,20 @@ public enum Hex {
     @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     public static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
+        if let text = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) { return text }
+        return encode(Array(bytes))
+    }
+
+    public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            var i = 0
+            for b in bytes {
+                out[i] = digits[Int(b >> 4)]
+                out[i + 1] = digits[Int(b & 0x0F)]
+                i += 2
+            }
+            return i
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses hex, ignoring spaces, colons, dashes and an optional `0x`; nil on anything else.

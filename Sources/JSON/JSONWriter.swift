@@ -67,13 +67,36 @@ public struct JSONWriter: ~Copyable {
     public mutating func raw(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        UnsafeMutableRawPointer(base + used).copyMemory(from: source, byteCount: bytes.count)
+        Self.copy(source.assumingMemoryBound(to: UInt8.self), bytes.count, to: base + used)
         used += bytes.count
     }
 
     @inlinable
     public mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { raw(UnsafeRawBufferPointer($0)) }
+        let count = text.utf8CodeUnitCount
+        reserve(count)
+        Self.copy(text, to: base + used)
+        used += count
+    }
+
+    /// A one-character literal may be stored as a scalar rather than as a pointer to its bytes.
+    @inlinable @inline(__always)
+    static func copy(_ text: StaticString, to target: UnsafeMutablePointer<UInt8>) {
+        if text.hasPointerRepresentation {
+            copy(text.utf8Start, text.utf8CodeUnitCount, to: target)
+        } else {
+            text.withUTF8Buffer { copy($0.baseAddress!, $0.count, to: target) }
+        }
+    }
+
+    /// Most pieces are a few bytes long (keys, names, digits): a loop beats a call to memcpy.
+    @inlinable @inline(__always)
+    static func copy(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
+        if count <= 16 {
+            for i in 0..<count { target[i] = source[i] }
+        } else {
+            target.update(from: source, count: count)
+        }
     }
 
     /// Text (already valid where it goes: a whole line, a nested document).
@@ -132,14 +155,19 @@ public struct JSONWriter: ~Copyable {
     /// Writes `"name":`; the name must not need escaping (all Bluetape keys are snake_case).
     @inlinable
     public mutating func key(_ name: StaticString) {
-        separate()
-        reserve(name.utf8CodeUnitCount + 3)
-        base[used] = UInt8(ascii: "\"")
-        used += 1
-        name.withUTF8Buffer { raw(UnsafeRawBufferPointer($0)) }
-        base[used] = UInt8(ascii: "\"")
-        base[used + 1] = UInt8(ascii: ":")
-        used += 2
+        let count = name.utf8CodeUnitCount
+        reserve(count + 4)
+        var p = base + used
+        if needsComma {
+            p.pointee = UInt8(ascii: ",")
+            p += 1
+        }
+        p.pointee = UInt8(ascii: "\"")
+        Self.copy(name, to: p + 1)
+        p += count + 1
+        p[0] = UInt8(ascii: "\"")
+        p[1] = UInt8(ascii: ":")
+        used = p + 2 - base
         needsComma = false
     }
 
@@ -201,13 +229,17 @@ public struct JSONWriter: ~Copyable {
     /// A string known at compile time that needs no escaping (names, enum values).
     @inlinable
     public mutating func literal(_ text: StaticString) {
-        separate()
-        reserve(text.utf8CodeUnitCount + 2)
-        base[used] = UInt8(ascii: "\"")
-        used += 1
-        text.withUTF8Buffer { raw(UnsafeRawBufferPointer($0)) }
-        base[used] = UInt8(ascii: "\"")
-        used += 1
+        let count = text.utf8CodeUnitCount
+        reserve(count + 3)
+        var p = base + used
+        if needsComma {
+            p.pointee = UInt8(ascii: ",")
+            p += 1
+        }
+        p.pointee = UInt8(ascii: "\"")
+        Self.copy(text, to: p + 1)
+        p[count + 1] = UInt8(ascii: "\"")
+        used = p + count + 2 - base
         needsComma = true
     }
 
@@ -269,19 +301,26 @@ public struct JSONWriter: ~Copyable {
     public mutating func hex(_ value: UnsafeRawBufferPointer) {
         separate()
         reserve(value.count * 2 + 2)
-        Self.hexDigits.withUTF8Buffer { digits in
-            var p = base + used
-            p.pointee = UInt8(ascii: "\"")
-            p += 1
-            for b in value {
-                p[0] = digits[Int(b >> 4)]
-                p[1] = digits[Int(b & 0x0F)]
-                p += 2
+        var p = base + used
+        p.pointee = UInt8(ascii: "\"")
+        p += 1
+        Self.hexPairs.withUnsafeBufferPointer { pairs in
+            let out = UnsafeMutableRawPointer(p)
+            for (i, b) in value.enumerated() {
+                out.storeBytes(of: pairs[Int(b)], toByteOffset: 2 * i, as: UInt16.self)
             }
-            p.pointee = UInt8(ascii: "\"")
         }
+        p += value.count * 2
+        p.pointee = UInt8(ascii: "\"")
         used += value.count * 2 + 2
         needsComma = true
+    }
+
+    /// The two hex digits of every byte, as they lie in memory: one store per byte.
+    @usableFromInline static let hexPairs: [UInt16] = (0..<256).map { b in
+        let digits = Array("0123456789abcdef".utf8)
+        let pair = [digits[b >> 4], digits[b & 0xF]]
+        return pair.withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) }
     }
 
     @inlinable
@@ -305,24 +344,37 @@ public struct JSONWriter: ~Copyable {
             raw(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value))
             return
         }
+        reserve(21)
         var magnitude = UInt64(truncatingIfNeeded: value.magnitude)
-        var digits = 0
-        var probe = magnitude
-        while probe > 0 {
-            digits += 1
-            probe /= 10
+        if value < 0 {
+            base[used] = UInt8(ascii: "-")
+            used += 1
         }
-        let negative = value < 0
-        let length = digits + (negative ? 1 : 0)
-        reserve(length)
-        if negative { base[used] = UInt8(ascii: "-") }
-        var i = used + length - 1
-        while magnitude > 0 {
-            base[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            i -= 1
+        // Digits go to the end of a 20-byte scratch area, two at a time, then move into place.
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 10) { scratch in
+            Self.decimalPairs.withUnsafeBufferPointer { pairs in
+                var i = 10
+                while magnitude >= 100 {
+                    i -= 1
+                    scratch[i] = pairs[Int(magnitude % 100)]
+                    magnitude /= 100
+                }
+                i -= 1
+                scratch[i] = pairs[Int(magnitude)]
+                let bytes = UnsafeRawPointer(scratch.baseAddress! + i).assumingMemoryBound(to: UInt8.self)
+                // A single last pair below 10 has a leading zero to skip.
+                let skip = magnitude < 10 ? 1 : 0
+                let count = (10 - i) * 2 - skip
+                Self.copy(bytes + skip, count, to: base + used)
+                used += count
+            }
         }
-        used += length
+    }
+
+    /// "00" … "99" as they lie in memory.
+    @usableFromInline static let decimalPairs: [UInt16] = (0..<100).map { n in
+        let pair = [UInt8(ascii: "0") + UInt8(n / 10), UInt8(ascii: "0") + UInt8(n % 10)]
+        return pair.withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) }
     }
 
     @inlinable
@@ -335,43 +387,105 @@ public struct JSONWriter: ~Copyable {
             appendInteger(Int64(value))
             return
         }
+        if appendShortDecimal(value) { return }
         raw(string: value.description)
+    }
+
+    /// Sensor values (21.5, -3.25, 1013.2) the fast way: the fewest decimals `k` for which
+    /// `round(value·10^k) / 10^k` gives `value` back. With at most 15 significant digits that
+    /// integer is unique and exact, so the text is what `description` prints (the shortest form
+    /// that reads back as the same Double); anything else goes through `description`.
+    @inlinable
+    mutating func appendShortDecimal(_ value: Double) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude >= 0.001, magnitude < 1e15 else { return false }
+        var scale = 1.0
+        for decimals in 1...15 {
+            scale *= 10
+            let scaled = (magnitude * scale).rounded()
+            guard scaled < 1e15 else { return false }
+            guard scaled / scale == magnitude else { continue }
+            let digits = UInt64(scaled)
+            let integerPart = digits / UInt64(scale)
+            var fraction = digits - integerPart * UInt64(scale)
+            if value < 0 { raw(UInt8(ascii: "-")) }
+            appendInteger(integerPart)
+            reserve(decimals + 1)
+            base[used] = UInt8(ascii: ".")
+            var i = decimals
+            while i > 0 {
+                base[used + i] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+                i -= 1
+            }
+            used += decimals + 1
+            return true
+        }
+        return false
     }
 
     @inlinable
     public mutating func appendEscaped(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
-            // Almost every string needs no escaping: copy it in one go.
-            var plain = true
-            for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
-                plain = false
-                break
-            }
-            reserve(utf8.count + 2)
-            base[used] = UInt8(ascii: "\"")
-            used += 1
-            if plain {
-                raw(UnsafeRawBufferPointer(utf8))
-            } else {
-                for c in utf8 {
-                    switch c {
-                    case UInt8(ascii: "\""): raw("\\\"")
-                    case UInt8(ascii: "\\"): raw("\\\\")
-                    case UInt8(ascii: "\n"): raw("\\n")
-                    case UInt8(ascii: "\r"): raw("\\r")
-                    case UInt8(ascii: "\t"): raw("\\t")
-                    case 0..<0x20:
-                        raw("\\u00")
-                        Self.hexDigits.withUTF8Buffer { digits in
-                            raw(digits[Int(c >> 4)])
-                            raw(digits[Int(c & 0x0F)])
-                        }
-                    default: raw(c)
-                    }
+            // Almost every string needs no escaping: copy and check in one pass.
+            let count = utf8.count
+            reserve(count + 2)
+            let out = base + used
+            out[0] = UInt8(ascii: "\"")
+            var i = 0
+            // Eight bytes at a time while none of them is a control character, quote or backslash.
+            if let source = utf8.baseAddress {
+                let target = UnsafeMutableRawPointer(out + 1)
+                while i + 8 <= count {
+                    let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                    if Self.needsEscaping(word) { break }
+                    target.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                    i += 8
                 }
             }
+            while i < count {
+                let c = utf8[i]
+                if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
+                out[i + 1] = c
+                i += 1
+            }
+            used += i + 1
+            if i < count { appendEscapedTail(UnsafeBufferPointer(rebasing: utf8[i...])) }
             raw(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Whether any of the eight bytes is below 0x20, a quote or a backslash (exact, no false hits).
+    @inlinable @inline(__always)
+    static func needsEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below0x20 = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        return below0x20 | hasQuote | hasBackslash != 0
+    }
+
+    @usableFromInline
+    mutating func appendEscapedTail(_ utf8: UnsafeBufferPointer<UInt8>) {
+        for c in utf8 {
+            switch c {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case UInt8(ascii: "\n"): raw("\\n")
+            case UInt8(ascii: "\r"): raw("\\r")
+            case UInt8(ascii: "\t"): raw("\\t")
+            case 0..<0x20:
+                raw("\\u00")
+                Self.hexDigits.withUTF8Buffer { digits in
+                    raw(digits[Int(c >> 4)])
+                    raw(digits[Int(c & 0x0F)])
+                }
+            default: raw(c)
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import BluetoothPackets
 import ByteReading
 
 /// Apple iBeacon (payloads.md §F): manufacturer data of company 0x004C whose first bytes are type
@@ -44,7 +45,7 @@ public struct AppleIBeacon: PayloadDecoder, PayloadEncoder {
         try reader.require(Int(length), "ibeacon")
         let uuidHigh = try reader.u64be("uuid")
         let uuidLow = try reader.u64be("uuid")
-        let uuid = canonicalUUID(high: uuidHigh, low: uuidLow)
+        let uuid = BluetoothUUID(high: uuidHigh, low: uuidLow).canonicalDescription
         let major = try reader.u16be("major")
         let minor = try reader.u16be("minor")
         let power = try reader.i8("measured_power_dbm")
@@ -55,17 +56,6 @@ public struct AppleIBeacon: PayloadDecoder, PayloadEncoder {
             Field("minor", .int(Int64(minor))),
             Field("measured_power_dbm", .int(Int64(power))),
         ]
-    }
-
-    /// Always the 36-character form, even for a UUID built on the Bluetooth base UUID.
-    static func canonicalUUID(high: UInt64, low: UInt64) -> String {
-        let digits = Hex.encode(
-            (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64($0))) }
-                + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64($0))) })
-        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(digits.dropFirst(range.lowerBound).prefix(range.count))
-        }
-        return groups.joined(separator: "-")
     }
 
     public func encode(_ fields: Fields) throws(EncodeError) -> [UInt8] {

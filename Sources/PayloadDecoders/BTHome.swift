@@ -57,18 +57,24 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
             try reader.skip(4, "mic")
             return fields
         }
-        var occurrences: [String: Int] = [:]
+        // A repeated object gets a numbered name (temperature_c_2); payloads hold a handful of
+        // objects, so a list beats a dictionary here.
+        var occurrences: [(name: String, count: Int)] = []
         while !reader.isAtEnd {
             let offset = reader.offset
             let id = try reader.u8("object_id")
-            guard let object = BTHomeObject.byID[id] else {
+            guard let object = BTHomeObject.byID[Int(id)] else {
                 throw DecodeError(
                     .badValue("unknown object id 0x\(hex2(id))"), at: offset, field: "object_id")
             }
             for (name, value) in try object.read(&reader) {
-                occurrences[name, default: 0] += 1
-                let count = occurrences[name, default: 1]
-                fields.append(count == 1 ? name : "\(name)_\(count)", value)
+                if let seen = occurrences.firstIndex(where: { $0.name == name }) {
+                    occurrences[seen].count += 1
+                    fields.append("\(name)_\(occurrences[seen].count)", value)
+                } else {
+                    occurrences.append((name, 1))
+                    fields.append(name, value)
+                }
             }
         }
         return fields

@@ -111,8 +111,10 @@ struct BTHomeObject: Sendable {
         "running", "safety", "smoke", "sound", "tamper", "vibration", "window",
     ].enumerated().map { BTHomeObject(0x15 + UInt8($0.offset), $0.element, .binary) }
 
-    static let byID: [UInt8: BTHomeObject] = Dictionary(
-        all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Indexed by object id; the first definition of an id wins.
+    static let byID: [BTHomeObject?] = all.reversed().reduce(into: [BTHomeObject?](repeating: nil, count: 256)) {
+        $0[Int($1.id)] = $1
+    }
 
     static let buttonEvents: CodeNames = [
         0x00: "none", 0x01: "press", 0x02: "double_press", 0x03: "triple_press", 0x04: "long_press",

@@ -16,9 +16,11 @@ enum Combustion {
     /// In Instant Read mode only T1 is measured; T2–T8 are sent as 0 and are not present.
     static func appendTemperatures(_ raw: [UInt64], instantRead: Bool, to fields: inout Fields) {
         for (index, value) in raw.enumerated() {
-            fields.append("t\(index + 1)_c", index == 0 || !instantRead ? celsius(value) : .null)
+            fields.append(temperatureNames[index], index == 0 || !instantRead ? celsius(value) : .null)
         }
     }
+
+    static let temperatureNames = (1...8).map { "t\($0)_c" }
 
     /// raw × 0.05 − 20, with the offset folded into the integer so the value prints as its decimal.
     static func celsius(_ raw: UInt64) -> FieldValue { .double(Double(Int64(raw) - 400) / 20) }
@@ -26,7 +28,7 @@ enum Combustion {
     static func writeTemperatures(_ fields: Fields, to writer: inout ByteWriter) throws(EncodeError) {
         var bits = PackedBits(byteCount: 13)
         for index in 0..<8 {
-            let name = "t\(index + 1)_c"
+            let name = temperatureNames[index]
             // A sensor that is not present (Instant Read) goes on the air as raw 0.
             let absent = fields[name] == .null || (index > 0 && fields[name] == nil && isInstantRead(fields))
             bits[13 * index, 13] = absent ? 0 : UInt64(try fields.raw(name, divisor: 20, offset: 400, in: 0...8191))

@@ -22,6 +22,7 @@ public final class ReadingsPipeline {
     let options: Options
     private var output = ReadingOutbox()
     private var pendingDuplicates: [DedupKey: Int] = [:]
+    private var nextExpiry: Int64 = .min
     private var logDownloads = CombustionLogDownloads()
     private var lastFrame = 0
     private var lastTimestamp: Int64 = 0
@@ -194,8 +195,13 @@ public final class ReadingsPipeline {
         let identity = names.map { fields[$0] ?? .null }
         let key = DedupKey(address: reading.address, decoder: decoder, identity: identity)
         if let held = pendingDuplicates[key] {
-            output.countRepeat(held, at: reading.timestamp)
-            return
+            if reading.timestamp - output.lastSeen(held) <= Self.duplicateWindow {
+                output.countRepeat(held, at: reading.timestamp)
+                return
+            }
+            // The same value again after a long silence: a new reading.
+            output.release(held)
+            pendingDuplicates[key] = nil
         }
         // A new value from this device: the device has moved on, so its earlier readings are final.
         for (other, index) in pendingDuplicates where other.address == key.address && other.decoder == decoder {
@@ -207,8 +213,11 @@ public final class ReadingsPipeline {
         pendingDuplicates[key] = output.append(first, held: true)
     }
 
+    /// Releases readings whose copies have stopped, so they go out without waiting for the end.
+    /// Once a second of capture time is enough: `deliver` checks the window itself.
     private func expireDuplicates(now: Int64) {
-        guard !pendingDuplicates.isEmpty else { return }
+        guard !pendingDuplicates.isEmpty, now >= nextExpiry else { return }
+        nextExpiry = now + 1_000_000
         for (key, index) in pendingDuplicates where now - output.lastSeen(index) > Self.duplicateWindow {
             output.release(index)
             pendingDuplicates[key] = nil

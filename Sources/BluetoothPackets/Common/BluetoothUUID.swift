@@ -87,12 +87,17 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
         String(unsafeUninitializedCapacity: Self.maximumTextLength) { writeText(to: $0.baseAddress!) }
     }
 
+    /// Always the 36-character form, even for a UUID built on the Bluetooth base UUID.
+    public var canonicalDescription: String {
+        String(unsafeUninitializedCapacity: Self.maximumTextLength) { writeText(to: $0.baseAddress!, canonical: true) }
+    }
+
     /// The longest printed form: the canonical 36 characters.
     public static let maximumTextLength = 36
 
     /// Writes the printed form where `out` points (room for 36 bytes); returns its length.
     @inlinable
-    public func writeText(to out: UnsafeMutablePointer<UInt8>) -> Int {
+    public func writeText(to out: UnsafeMutablePointer<UInt8>, canonical: Bool = false) -> Int {
         let digits: StaticString = "0123456789abcdef"
         return digits.withUTF8Buffer { hex in
             var i = 0
@@ -108,7 +113,7 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
                 out[i] = UInt8(ascii: "-")
                 i += 1
             }
-            if let short = shortValue {
+            if !canonical, let short = shortValue {
                 put(UInt64(short), short <= 0xFFFF ? 4 : 8)
                 return i
             }

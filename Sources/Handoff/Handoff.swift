@@ -1,0 +1,165 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a producer on a second thread and hands what it makes to the calling thread in batches,
+/// so that reading and tracking a capture overlap with formatting and writing its output.
+///
+/// Order is kept. Memory is bounded: the producer waits when `depth` batches are queued. When the
+/// consumer stops early (its output went away), the producer is told through `cancelled` and
+/// whatever it still makes is dropped. `run` returns only after the producer has finished, which
+/// is why closures that are not `Sendable` may be used on it: the two sides share nothing but the
+/// batches passed through the queue.
+public enum Handoff {
+    /// Whether a second thread is worth using on this machine.
+    public static var isUseful: Bool { sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 }
+
+    /// - Parameters:
+    ///   - produce: Runs on the second thread; calls `emit` for each element and may poll
+    ///     `cancelled` to stop early. Its result is returned by `run`.
+    ///   - consume: Runs on the calling thread, in order; returns false to stop.
+    public static func run<Element: Sendable, Result>(
+        batchSize: Int = 1024,
+        depth: Int = 8,
+        produce: (_ emit: (Element) -> Void, _ cancelled: () -> Bool) -> Result,
+        consume: (Element) -> Bool
+    ) -> Result {
+        guard isUseful else { return inline(produce: produce, consume: consume) }
+        return withoutActuallyEscaping(produce) { produce in
+            let queue = BatchQueue<Element>(depth: depth)
+            let finished = DispatchSemaphore(value: 0)
+            let box = ResultBox<Result>()
+            let body = ProducerBody {
+                var batch: [Element] = []
+                batch.reserveCapacity(batchSize)
+                var cancelled = false
+                box.value = produce(
+                    { element in
+                        guard !cancelled else { return }
+                        batch.append(element)
+                        if batch.count == batchSize {
+                            cancelled = !queue.put(batch)
+                            batch.removeAll(keepingCapacity: true)
+                        }
+                    },
+                    { cancelled })
+                if !batch.isEmpty, !cancelled { _ = queue.put(batch) }
+                queue.finish()
+            }
+            // A queue of its own is served by a thread of its own, even when every pool thread is busy.
+            DispatchQueue(label: "bluetape.handoff").async {
+                body.runOnce()
+                finished.signal()
+            }
+            consuming: while let batch = queue.take() {
+                for element in batch where !consume(element) {
+                    queue.stop()
+                    break consuming
+                }
+            }
+            finished.wait()
+            return box.value!
+        }
+    }
+
+    /// Everything on the calling thread (one core).
+    static func inline<Element, Result>(
+        produce: (_ emit: (Element) -> Void, _ cancelled: () -> Bool) -> Result,
+        consume: (Element) -> Bool
+    ) -> Result {
+        var stopped = false
+        return withoutActuallyEscaping(consume) { consume in
+            produce({ element in if !stopped, !consume(element) { stopped = true } }, { stopped })
+        }
+    }
+}
+
+/// A bounded first-in first-out queue of batches between one producer and one consumer.
+final class BatchQueue<Element>: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var changed = pthread_cond_t()
+    private var batches: [[Element]] = []
+    private var head = 0
+    private var finished = false
+    private var stopped = false
+    private let depth: Int
+
+    init(depth: Int) {
+        self.depth = max(1, depth)
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(&changed)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Queues a batch, waiting for room; false when the consumer has stopped (the batch is dropped).
+    func put(_ batch: [Element]) -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while !stopped, batches.count - head >= depth { pthread_cond_wait(&changed, &mutex) }
+        guard !stopped else { return false }
+        batches.append(batch)
+        pthread_cond_broadcast(&changed)
+        return true
+    }
+
+    /// The next batch, waiting for one; nil once the producer has finished and all were taken.
+    func take() -> [Element]? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while head == batches.count, !finished { pthread_cond_wait(&changed, &mutex) }
+        guard head < batches.count else { return nil }
+        let batch = batches[head]
+        batches[head] = []
+        head += 1
+        if head == batches.count {
+            batches.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        pthread_cond_broadcast(&changed)
+        return batch
+    }
+
+    func finish() {
+        pthread_mutex_lock(&mutex)
+        finished = true
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// The consumer gives up: queued and future batches are dropped.
+    func stop() {
+        pthread_mutex_lock(&mutex)
+        stopped = true
+        batches.removeAll()
+        head = 0
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
+    }
+}
+
+/// The producer's result, written on its thread and read after it has signalled.
+final class ResultBox<Value>: @unchecked Sendable {
+    var value: Value?
+}
+
+/// Carries the producer to its thread and lets go of it as soon as it has run, before `run`
+/// returns (a closure borrowed with `withoutActuallyEscaping` must not outlive the call).
+final class ProducerBody: @unchecked Sendable {
+    private var body: (() -> Void)?
+
+    init(_ body: @escaping () -> Void) { self.body = body }
+
+    func runOnce() {
+        let body = self.body
+        self.body = nil
+        body?()
+    }
+}

@@ -1,0 +1,46 @@
+import Handoff
+import Testing
+
+struct HandoffTests {
+    @Test(arguments: [1, 7, 1024])
+    func `every element arrives once, in order, and the producer's result comes back`(batchSize: Int) {
+        var received: [Int] = []
+        let produced = Handoff.run(batchSize: batchSize, depth: 2) { emit, _ in
+            for i in 0..<10_000 { emit(i) }
+            return "done"
+        } consume: { (element: Int) in
+            received.append(element)
+            return true
+        }
+        #expect(produced == "done")
+        #expect(received == Array(0..<10_000))
+    }
+
+    @Test func `a consumer that stops early cancels the producer`() {
+        var received = 0
+        let made = Handoff.run(batchSize: 16, depth: 2) { emit, cancelled in
+            var made = 0
+            while !cancelled(), made < 10_000_000 {
+                emit(made)
+                made += 1
+            }
+            return made
+        } consume: { (_: Int) in
+            received += 1
+            return received < 100
+        }
+        #expect(received == 100)
+        // The producer saw the cancellation long before making everything.
+        #expect(made < 10_000_000)
+    }
+
+    @Test func `nothing produced`() {
+        var calls = 0
+        let result = Handoff.run(produce: { (_: (Int) -> Void, _) in 42 }, consume: { _ in
+            calls += 1
+            return true
+        })
+        #expect(result == 42)
+        #expect(calls == 0)
+    }
+}

@@ -1,0 +1,130 @@
+import JSON
+import Testing
+
+/// What the writer prints for one number.
+func written(_ value: Double) -> String {
+    var w = JSONWriter()
+    w.double(value)
+    return String(decoding: w.bytes, as: UTF8.self)
+}
+
+struct NumberTests {
+    /// Non-integral doubles must print exactly as Swift's `description` (the shortest text that
+    /// reads back as the same Double), whichever path the writer takes.
+    @Test(arguments: [1e-3, 1.0, 100.0, 1e6, 1e12, 1e15])
+    func `fractions print as description does`(scale: Double) {
+        var generator = SplitMix(seed: UInt64(scale.exponent + 2000))
+        for _ in 0..<100_000 {
+            let raw = Double(generator.next() % 2_000_000) / 1000 - 1000  // sensor-like, 3 decimals
+            let wide = Double(bitPattern: 0x3FF0_0000_0000_0000 | generator.next() >> 12) * scale  // all 52 bits
+            for value in [raw * scale / 1000, raw / 7, wide, -wide] where value != value.rounded() {
+                #expect(written(value) == value.description, "bits \(value.bitPattern)")
+            }
+        }
+    }
+
+    @Test func `integral values print without a decimal point, non-finite as null`() {
+        #expect(written(21) == "21")
+        #expect(written(-3) == "-3")
+        #expect(written(1e20) == "1e+20")
+        #expect(written(.nan) == "null")
+        #expect(written(.infinity) == "null")
+        #expect(written(0.1) == "0.1")
+        #expect(written(-1013.25) == "-1013.25")
+        #expect(written(0.0001) == "0.0001")
+        #expect(written(1.5e-7) == "1.5e-07")
+    }
+
+    @Test func `integers of every width and sign`() {
+        for value: Int64 in [0, 9, 10, 99, 100, 12345, -1, -10, -99, -100, .max, .min + 1] {
+            var w = JSONWriter()
+            w.int(value)
+            #expect(String(decoding: w.bytes, as: UTF8.self) == String(value))
+        }
+        var w = JSONWriter()
+        w.int(Int64.min)
+        #expect(String(decoding: w.bytes, as: UTF8.self) == String(Int64.min))
+    }
+}
+
+struct StructureTests {
+    @Test func `keys, literals, hex and commas`() {
+        var w = JSONWriter(capacity: 8)  // small, so appends have to grow the buffer
+        w.beginObject()
+        w.key("frame")
+        w.int(7)
+        w.key("name")
+        w.literal("adv_ind")
+        w.key("data")
+        w.hex([0x00, 0x0F, 0xA5, 0xFF])
+        w.key(escaping: "quote\"d")
+        w.string("line\nbreak\u{01}")
+        w.key("list")
+        w.beginArray()
+        w.null()
+        w.bool(true)
+        w.timestamp(micros: -1_500_000)
+        w.endArray()
+        w.endObject()
+        #expect(
+            String(decoding: w.bytes, as: UTF8.self)
+                == #"{"frame":7,"name":"adv_ind","data":"000fa5ff","quote\"d":"line\nbreak\u0001","list":[null,true,-1.500000]}"#)
+    }
+}
+
+/// A small deterministic generator, so a failure can be reproduced.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+struct LiteralTests {
+    @Test func `one-character literals and escapes`() {
+        var w = JSONWriter()
+        w.beginArray()
+        w.literal("x")
+        w.string("é\"\\\t\r")
+        w.endArray()
+        w.raw("z")
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"["x","é\"\\\t\r"]z"#)
+    }
+}
+
+struct EscapingTests {
+    /// Every byte value at every position of a 17-byte string (two words and a tail).
+    @Test func `each special byte is escaped wherever it falls`() {
+        for special: UInt8 in [0x00, 0x01, 0x0A, 0x1F, 0x22, 0x5C] {
+            for position in 0..<17 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 17)
+                bytes[position] = special
+                let text = String(decoding: bytes, as: UTF8.self)
+                var w = JSONWriter()
+                w.string(text)
+                var expected = "\""
+                for b in bytes {
+                    switch b {
+                    case 0x22: expected += "\\\""
+                    case 0x5C: expected += "\\\\"
+                    case 0x0A: expected += "\\n"
+                    case ..<0x20: expected += "\\u00" + (b < 0x10 ? "0" : "1") + String(b & 0xF, radix: 16)
+                    default: expected += String(UnicodeScalar(b))
+                    }
+                }
+                expected += "\""
+                #expect(String(decoding: w.bytes, as: UTF8.self) == expected, "byte \(special) at \(position)")
+            }
+        }
+        // Bytes that look close to the special ones pass through untouched.
+        let near = String(decoding: [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x20, 0x21, 0x23], as: UTF8.self)
+        var w = JSONWriter()
+        w.string(near)
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "\"" + near + "\"")
+    }
+}
