@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "bluetape", targets: ["bluetape"]),
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .library(name: "PayloadDecoders", targets: ["PayloadDecoders"]),
+        .library(name: "BluetapeReplay", targets: ["Replay"]),
     ],
     targets: [
         .target(name: "ByteReading"),
@@ -27,11 +28,12 @@ let package = Package(
             name: "Synthesis",
             dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON"]),
         .target(name: "GoldenDiff", dependencies: ["JSON"]),
+        .target(name: "Replay", dependencies: ["CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings"]),
         .target(
             name: "BluetapeCLI",
             dependencies: [
                 "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts",
-                "Readings", "Synthesis",
+                "Readings", "Synthesis", "Replay", "CPcap",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -46,6 +48,9 @@ let package = Package(
         .testTarget(
             name: "SynthesisTests",
             dependencies: ["Synthesis", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "TestSupport"]),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: ["Replay", "BluetapeCLI", "BluetoothTracking", "Readings", "CaptureFiles", "JSON", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
