@@ -29,6 +29,7 @@ public enum CommandLineTool {
         PayloadCommand.self,
         CheckCommand.self,
         SynthCommand.self,
+        ReplayCommand.self,
         DiffCommand.self,
         GoldenCommand.self,
         LayoutCommand.self,

@@ -17,7 +17,11 @@ package struct ReplayRun<Source: ReplaySource>: Sendable {
 
     /// Plays every pass; `first` is the reader for the first pass when the caller opened it already.
     /// Returns the reader of the last pass, whose problems say whether the capture was damaged.
+    /// Specialized for the two sources here, where they are known: callers in other modules would
+    /// otherwise run the generic code, and look up generic metadata for every element.
     @discardableResult
+    @_specialize(exported: true, where Source == EventSource)
+    @_specialize(exported: true, where Source == ReadingSource)
     package func play(
         first: CaptureReader? = nil, _ body: (Replayed<Source.Element>) -> Bool
     ) throws(CaptureError) -> CaptureReader {
