@@ -30,6 +30,7 @@ public enum CommandLineTool {
         CheckCommand.self,
         SynthCommand.self,
         ReplayCommand.self,
+        CaptureCommand.self,
         DiffCommand.self,
         GoldenCommand.self,
         LayoutCommand.self,
