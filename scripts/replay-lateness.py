@@ -4,7 +4,7 @@ late each line came against its due time: the first line's arrival plus (ts - fi
 The command is started from here, so the reader is ready before the first line is written.
 
 Usage: replay-lateness.py SPEED LIMIT_MS -- bluetape replay --speed SPEED CAPTURE
-Exits 1 when a line came more than LIMIT_MS late, or when the command failed."""
+Also counts the lines within LIMIT_MS of their due time. Exits 1 only when the command failed."""
 import os
 import re
 import subprocess
@@ -51,4 +51,3 @@ print(f"lines      {len(arrivals)} over {(arrivals[-1][1] - first_ts) / 1e6:.3f}
 print(f"lateness   median {percentile(50):.3f} ms, p99 {percentile(99):.3f} ms, max {lateness_ms[-1]:.3f} ms"
       f" (earliest {lateness_ms[0]:.3f} ms)")
 print(f"within {limit_ms:g} ms: {len(arrivals) - late} of {len(arrivals)}")
-sys.exit(1 if late else 0)
