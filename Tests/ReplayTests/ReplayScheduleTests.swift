@@ -26,3 +26,22 @@ struct ReplayScheduleTests {
         #expect(schedule.offset(for: 1_000_000) == .milliseconds(2500))
     }
 }
+
+/// The real clock: only a lower bound is checked, since how late a sleep ends depends on the machine
+/// (scripts/bench-replay measures that).
+struct ContinuousReplayClockTests {
+    @Test func `the continuous clock does not wake before the deadline`() async throws {
+        let clock = ContinuousReplayClock()
+        let start = clock.start()
+        try await clock.sleep(until: .milliseconds(30), since: start)
+        #expect(ContinuousClock.now - start >= .milliseconds(30))
+    }
+
+    @Test func `a real-time replay takes at least as long as its capture`() async throws {
+        let path = try TimedCapture.adverts(at: [0, 20_000, 60_000])
+        let started = ContinuousClock.now
+        let items = try await collect(Replay.events(from: path, clock: .continuous))
+        #expect(items.count == 3)
+        #expect(ContinuousClock.now - started >= .milliseconds(60))
+    }
+}
