@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "bluetape", targets: ["bluetape"]),
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .library(name: "PayloadDecoders", targets: ["PayloadDecoders"]),
+        .library(name: "BluetapeReplay", targets: ["Replay"]),
     ],
     targets: [
         .target(name: "ByteReading"),
@@ -33,11 +34,12 @@ let package = Package(
             dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON"]),
         .target(name: "GoldenDiff", dependencies: ["JSON"]),
         .target(name: "Handoff"),
+        .target(name: "Replay", dependencies: ["CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings"]),
         .target(
             name: "BluetapeCLI",
             dependencies: [
                 "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts",
-                "Readings", "Synthesis", "Handoff",
+                "Readings", "Synthesis", "Handoff", "Replay", "CPcap",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -60,6 +62,9 @@ let package = Package(
             dependencies: [
                 "BluetoothTracking", "BluetoothPackets", "TestSupport", "CaptureFiles", "ByteReading", "JSON", "EventOutput",
             ]),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: ["Replay", "BluetapeCLI", "BluetoothTracking", "Readings", "CaptureFiles", "JSON", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

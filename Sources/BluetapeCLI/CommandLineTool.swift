@@ -29,6 +29,8 @@ public enum CommandLineTool {
         PayloadCommand.self,
         CheckCommand.self,
         SynthCommand.self,
+        ReplayCommand.self,
+        CaptureCommand.self,
         DiffCommand.self,
         GoldenCommand.self,
         LayoutCommand.self,

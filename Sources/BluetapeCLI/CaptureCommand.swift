@@ -1,0 +1,116 @@
+import BluetoothTracking
+import CaptureFiles
+import JSON
+import Readings
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `bluetape capture -o OUT.pcap`: live capture from the Linux Bluetooth monitor.
+enum CaptureCommand: Command {
+    static let spec = CommandSpec(
+        name: "capture",
+        abstract: "Capture live HCI traffic of every Bluetooth adapter into a pcap file (Linux).",
+        arguments: "-o OUT.pcap [--layout L.json]…",
+        discussion: """
+            Reads libpcap's bluetooth-monitor interface (the kernel's monitor channel, as btmon does)
+            and writes every packet to OUT.pcap (link type 254, Linux monitor) until Ctrl-C or
+            SIGTERM. On a terminal, stderr shows how many packets and readings were seen; the
+            readings are those 'bluetape decode' would find, with the same decoder options. Needs
+            Linux, a Bluetooth adapter, and CAP_NET_RAW or root; without them it says which is
+            missing and exits with code 3, writing nothing.
+            """,
+        options: [.value("output", "OUT.pcap", short: "o", "Where to write the capture.")]
+            + DecodeSetup.options.filter { $0.name != "gatt" })
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw UsageError("capture takes no file; give the output with -o") }
+        guard let output = arguments.value("output") else { throw UsageError("say where to write the capture with -o OUT.pcap") }
+        guard output.hasSuffix(".pcap") else {
+            throw UsageError("capture writes pcap (link type 254): give -o with a name ending in .pcap")
+        }
+        let setup = try DecodeSetup(arguments)
+        #if os(Linux)
+        let isLinux = true
+        let interfaces = LiveMonitor.interfaces()
+        #else
+        let isLinux = false
+        let interfaces: [String] = []
+        #endif
+        if let problem = LiveCaptureCheck.problem(
+            isLinux: isLinux, interfaces: interfaces, adapters: LiveMonitor.adapters(interfaces: interfaces))
+        {
+            throw InputError(problem)
+        }
+        let monitor = try LiveMonitor()
+        let writer: CaptureWriter
+        do {
+            writer = try CaptureWriter(path: output, format: .pcap(.linuxMonitor))
+        } catch {
+            throw InputError(error.description)
+        }
+        let stop = StopSignals.install()
+        defer { stop.uninstall() }
+        var progress = CaptureProgress(stderr: context.stderr)
+        let tracker = Tracker(options: setup.tracker)
+        let pipeline = ReadingsPipeline(decoders: setup.decoderSet, options: setup.pipeline)
+        let countReading: (Reading) -> Void = { _ in progress.readings += 1 }
+        var descriptors = [
+            pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: monitor.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        do throws(CaptureWriteError) {
+            while true {
+                // Wake at least every quarter second, to keep the progress line fresh.
+                _ = poll(&descriptors, nfds_t(descriptors.count), 250)
+                if descriptors[0].revents != 0 { break }
+                while let packet = monitor.next() {
+                    progress.packets += 1
+                    let record = StoredRecord(
+                        monitorOpcode: packet.opcode, adapter: packet.adapter, frame: progress.packets,
+                        timestamp: packet.timestamp, payload: packet.payload, originalLength: packet.originalLength)
+                    try writer.write(record)
+                    record.withRecord { record in
+                        tracker.consume(record) { event in pipeline.consume(event, countReading) }
+                    }
+                }
+                progress.show()
+            }
+            tracker.finish { event in pipeline.consume(event, countReading) }
+            pipeline.finish(countReading)
+            try writer.finish()
+        } catch {
+            throw InputError(error.description)
+        }
+        progress.show(final: true)
+        context.stderr.line("wrote \(progress.packets) packets to \(output)")
+        return .success
+    }
+}
+
+/// The progress line: packets and readings so far, on stderr when it is a terminal, at most four
+/// times a second.
+struct CaptureProgress {
+    let stderr: Output
+    var packets = 0
+    var readings = 0
+    private var shownAt: Int64 = 0
+
+    init(stderr: Output) {
+        self.stderr = stderr
+    }
+
+    mutating func show(final: Bool = false) {
+        guard stderr.isTerminal else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let milliseconds = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+        guard final || milliseconds - shownAt >= 250 else { return }
+        shownAt = milliseconds
+        stderr.write("\r\(packets) packets, \(readings) readings" + (final ? "\n" : ""))
+        stderr.flush()
+    }
+}

@@ -1,0 +1,94 @@
+import CPcap
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// libpcap's `bluetooth-monitor` interface, opened for live capture, non-blocking: every HCI packet
+/// of every adapter, as the Linux monitor channel reports it (link type 254).
+final class LiveMonitor {
+    private let handle: OpaquePointer
+    /// Turns readable when packets wait.
+    let descriptor: Int32
+
+    /// One packet: the monitor header's adapter and opcode, and the HCI packet after it.
+    struct Packet {
+        var adapter: UInt16
+        var opcode: UInt16
+        var timestamp: Int64
+        var payload: [UInt8]
+        var originalLength: Int
+    }
+
+    /// Opens the interface; the error is the message to show.
+    init() throws(InputError) {
+        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        guard let handle = pcap_create(LiveCaptureCheck.interface, &errorBuffer) else {
+            throw InputError(LiveCaptureCheck.openProblem(permissionDenied: false, message: Self.text(errorBuffer)))
+        }
+        pcap_set_snaplen(handle, 65_535 + 4)
+        pcap_set_immediate_mode(handle, 1)
+        let status = pcap_activate(handle)
+        if status < 0 {
+            let message = String(cString: pcap_geterr(handle))
+            pcap_close(handle)
+            throw InputError(
+                LiveCaptureCheck.openProblem(permissionDenied: status == PCAP_ERROR_PERM_DENIED, message: message))
+        }
+        guard pcap_datalink(handle) == 254 else {
+            let link = pcap_datalink(handle)
+            pcap_close(handle)
+            throw InputError("\(LiveCaptureCheck.interface) gives link type \(link), not 254 (Linux monitor)")
+        }
+        pcap_setnonblock(handle, 1, &errorBuffer)
+        self.handle = handle
+        descriptor = pcap_get_selectable_fd(handle)
+    }
+
+    deinit { pcap_close(handle) }
+
+    /// The next waiting packet, or nil when none waits.
+    func next() -> Packet? {
+        while true {
+            var header: UnsafeMutablePointer<pcap_pkthdr>?
+            var data: UnsafePointer<UInt8>?
+            guard pcap_next_ex(handle, &header, &data) == 1, let header, let data else { return nil }
+            let captured = Int(header.pointee.caplen)
+            // The 4-byte monitor header: adapter index and opcode, big-endian.
+            guard captured >= 4 else { continue }
+            let timestamp = Int64(header.pointee.ts.tv_sec) * 1_000_000 + Int64(header.pointee.ts.tv_usec)
+            return Packet(
+                adapter: UInt16(data[0]) << 8 | UInt16(data[1]), opcode: UInt16(data[2]) << 8 | UInt16(data[3]),
+                timestamp: timestamp, payload: Array(UnsafeBufferPointer(start: data + 4, count: captured - 4)),
+                originalLength: max(Int(header.pointee.len), captured) - 4)
+        }
+    }
+
+    /// The interfaces libpcap offers.
+    static func interfaces() -> [String] {
+        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        var list: UnsafeMutablePointer<pcap_if_t>?
+        guard pcap_findalldevs(&list, &errorBuffer) == 0 else { return [] }
+        defer { pcap_freealldevs(list) }
+        var names: [String] = []
+        var entry = list
+        while let current = entry {
+            names.append(String(cString: current.pointee.name))
+            entry = current.pointee.next
+        }
+        return names
+    }
+
+    /// The adapters the kernel lists (hci0, …), and those libpcap names bluetoothN.
+    static func adapters(interfaces: [String]) -> [String] {
+        let kernel = (listDirectory("/sys/class/bluetooth") ?? []).filter { $0.hasPrefix("hci") }
+        let named = interfaces.filter { $0.hasPrefix("bluetooth") && $0.dropFirst(9).allSatisfy(\.isNumber) && $0.count > 9 }
+        return kernel + named
+    }
+
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

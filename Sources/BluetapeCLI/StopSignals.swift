@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// SIGINT and SIGTERM as a descriptor that turns readable, so a command can wait on them together
+/// with its sockets and stop cleanly: flush, close, remove its files. While installed, the signals no
+/// longer end the process; the previous handlers come back with the last `uninstall()`.
+final class StopSignals {
+    /// Readable once a stop signal has arrived, and from then on (the byte is never read).
+    let descriptor: Int32
+    private var installed = true
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Installs the handlers (shared by every command running in this process).
+    static func install() -> StopSignals {
+        stopSignalLock.lock()
+        defer { stopSignalLock.unlock() }
+        if stopSignalUsers == 0 {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else {
+                // No pipe, no stop by signal: hand out a descriptor that never turns readable.
+                return StopSignals(descriptor: -1)
+            }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+            stopSignalPipe = (ends[0], ends[1])
+            for (index, signal) in [SIGINT, SIGTERM].enumerated() {
+                var action = sigaction()
+                #if canImport(Glibc)
+                action.__sigaction_handler.sa_handler = stopSignalHandler
+                #else
+                action.__sigaction_u.__sa_handler = stopSignalHandler
+                #endif
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = SA_RESTART
+                sigaction(signal, &action, &savedStopActions[index])
+            }
+        }
+        stopSignalUsers += 1
+        return StopSignals(descriptor: stopSignalPipe.read)
+    }
+
+    /// True once a stop signal has arrived.
+    var requested: Bool {
+        guard descriptor >= 0 else { return false }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
+    func uninstall() {
+        guard installed else { return }
+        installed = false
+        guard descriptor >= 0 else { return }
+        stopSignalLock.lock()
+        defer { stopSignalLock.unlock() }
+        stopSignalUsers -= 1
+        guard stopSignalUsers == 0 else { return }
+        for (index, signal) in [SIGINT, SIGTERM].enumerated() { sigaction(signal, &savedStopActions[index], nil) }
+        close(stopSignalPipe.read)
+        close(stopSignalPipe.write)
+        stopSignalPipe = (-1, -1)
+    }
+
+    deinit { uninstall() }
+}
+
+// The handler can reach only globals; they change under the lock, with the handlers installed
+// only while the pipe is open.
+nonisolated(unsafe) private var stopSignalPipe: (read: Int32, write: Int32) = (-1, -1)
+nonisolated(unsafe) private var stopSignalUsers = 0
+nonisolated(unsafe) private var savedStopActions = [sigaction(), sigaction()]
+private let stopSignalLock = Mutex()
+
+private let stopSignalHandler: @convention(c) (Int32) -> Void = { _ in
+    let saved = errno
+    var byte: UInt8 = 1
+    _ = write(stopSignalPipe.write, &byte, 1)
+    errno = saved
+}
+
+/// A pthread mutex for the few globals above.
+private final class Mutex: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(mutex, nil) }
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+}

@@ -1,0 +1,43 @@
+import BluetoothTracking
+import CaptureFiles
+import Readings
+
+/// Replays captures into app code and tests: events or readings at the pace of the capture's
+/// timestamps, as an `AsyncSequence`.
+///
+/// ```swift
+/// let clock = InstantReplayClock()
+/// for try await item in try Replay.events(from: path, options: ReplayOptions(maxGap: .seconds(5)), clock: clock) {
+///     scanner.deliver(item.value)            // item.offset: when it was due
+/// }
+/// // clock.waits: the gaps the replay would have slept, without sleeping
+/// ```
+public enum Replay {
+    /// The capture's events. Throws when the capture cannot be opened or the options make no sense.
+    public static func events(
+        from path: String, options: ReplayOptions = ReplayOptions(), clock: some ReplayClock = ContinuousReplayClock()
+    ) throws(ReplayError) -> ReplaySequence<Event> {
+        try check(path, options)
+        return ReplaySequence(run: ReplayRun(path: path, source: EventSource(tracker: options.tracker), options: options), clock: clock)
+    }
+
+    /// The readings the decoders make of the capture's events (`options.filter` picks the events they see).
+    public static func readings(
+        from path: String, decoding: ReplayDecoding = ReplayDecoding(), options: ReplayOptions = ReplayOptions(),
+        clock: some ReplayClock = ContinuousReplayClock()
+    ) throws(ReplayError) -> ReplaySequence<Reading> {
+        try check(path, options)
+        let source = ReadingSource(tracker: options.tracker, decoding: decoding)
+        return ReplaySequence(run: ReplayRun(path: path, source: source, options: options), clock: clock)
+    }
+
+    /// Fails early, in the caller, rather than at the first element.
+    private static func check(_ path: String, _ options: ReplayOptions) throws(ReplayError) {
+        try options.validate()
+        do {
+            _ = try CaptureReader(path: path)
+        } catch {
+            throw .capture(error)
+        }
+    }
+}
