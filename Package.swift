@@ -34,7 +34,7 @@ let package = Package(
             dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON"]),
         .target(name: "GoldenDiff", dependencies: ["JSON"]),
         .target(name: "Handoff"),
-        .target(name: "Replay", dependencies: ["CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings"]),
+        .target(name: "Replay", dependencies: ["CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff"]),
         .target(
             name: "BluetapeCLI",
             dependencies: [

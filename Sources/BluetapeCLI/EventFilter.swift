@@ -63,8 +63,7 @@ struct EventFilter {
     static func parseTime(_ text: String) throws(UsageError) -> TimeBound {
         if let seconds = Double(text) { return .relative(Int64((seconds * 1_000_000).rounded())) }
         // 2024-03-15T09:30:01(.123456)(Z) or with a space.
-        let parts = text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
-            .split(separator: " ")
+        let parts = String(text.compactMap { $0 == "Z" ? nil : $0 == "T" ? " " : $0 }).split(separator: " ")
         let date = parts.first.map { $0.split(separator: "-").compactMap { Int64($0) } } ?? []
         let time = parts.count > 1 ? parts[1].split(separator: ":") : []
         guard date.count == 3, time.count <= 3 else {
@@ -166,4 +165,4 @@ struct EventFilter {
 }
 
 import ByteReading
-import Foundation
+

@@ -50,8 +50,7 @@ public enum Handoff {
                 if !batch.isEmpty, !cancelled { _ = queue.put(batch) }
                 queue.finish()
             }
-            // A queue of its own is served by a thread of its own, even when every pool thread is busy.
-            DispatchQueue(label: "bluetape.handoff").async {
+            startThread(named: "bluetape producer") {
                 body.runOnce()
                 finished.signal()
             }
@@ -80,68 +79,58 @@ public enum Handoff {
 
 /// A bounded first-in first-out queue of batches between one producer and one consumer.
 final class BatchQueue<Element>: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
+    private let lock = Lock()
     private var batches: [[Element]] = []
     private var head = 0
     private var finished = false
     private var stopped = false
     private let depth: Int
 
-    init(depth: Int) {
-        self.depth = max(1, depth)
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
-    }
+    init(depth: Int) { self.depth = max(1, depth) }
 
     /// Queues a batch, waiting for room; false when the consumer has stopped (the batch is dropped).
     func put(_ batch: [Element]) -> Bool {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while !stopped, batches.count - head >= depth { pthread_cond_wait(&changed, &mutex) }
-        guard !stopped else { return false }
-        batches.append(batch)
-        pthread_cond_broadcast(&changed)
-        return true
+        lock.withLock {
+            while !stopped, batches.count - head >= depth { lock.wait() }
+            guard !stopped else { return false }
+            batches.append(batch)
+            lock.broadcast()
+            return true
+        }
     }
 
     /// The next batch, waiting for one; nil once the producer has finished and all were taken.
     func take() -> [Element]? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while head == batches.count, !finished { pthread_cond_wait(&changed, &mutex) }
-        guard head < batches.count else { return nil }
-        let batch = batches[head]
-        batches[head] = []
-        head += 1
-        if head == batches.count {
-            batches.removeAll(keepingCapacity: true)
-            head = 0
+        lock.withLock {
+            while head == batches.count, !finished { lock.wait() }
+            guard head < batches.count else { return nil }
+            let batch = batches[head]
+            batches[head] = []
+            head += 1
+            if head == batches.count {
+                batches.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            lock.broadcast()
+            return batch
         }
-        pthread_cond_broadcast(&changed)
-        return batch
     }
 
     func finish() {
-        pthread_mutex_lock(&mutex)
-        finished = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        lock.withLock {
+            finished = true
+            lock.broadcast()
+        }
     }
 
     /// The consumer gives up: queued and future batches are dropped.
     func stop() {
-        pthread_mutex_lock(&mutex)
-        stopped = true
-        batches.removeAll()
-        head = 0
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        lock.withLock {
+            stopped = true
+            batches.removeAll()
+            head = 0
+            lock.broadcast()
+        }
     }
 }
 

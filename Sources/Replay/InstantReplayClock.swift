@@ -1,9 +1,9 @@
-import Foundation
+import Handoff
 
 /// A clock for tests: it never sleeps, and records every wait a replay asked for, so a test can
 /// replay an hour-long capture in milliseconds and still check its pacing. Use one per replay.
 public final class InstantReplayClock: ReplayClock, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var requested: [Duration] = []
 
     public init() {}

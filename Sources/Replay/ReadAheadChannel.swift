@@ -1,4 +1,4 @@
-import Foundation
+import Handoff
 
 /// Carries elements from the reader thread to the consumer with bounded memory.
 ///
@@ -6,7 +6,7 @@ import Foundation
 /// blocks while `capacity` elements are waiting; the consumer suspends while none are. Cancelling
 /// wakes both: the reader's `send` returns false and the consumer's `receive` returns nil.
 final class ReadAheadChannel<Element: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Lock()
     private let capacity: Int
     private var batches: [[Element]] = []
     private var waitingCount = 0

@@ -1,5 +1,5 @@
 import CaptureFiles
-import Foundation
+import Handoff
 
 /// A replay as an `AsyncSequence`: each element comes when it is due on the replay's clock.
 ///
@@ -83,7 +83,7 @@ final class ReaderThread<Value: ReplayTimestamped>: Sendable {
         let channel = ReadAheadChannel<Replayed<Value>>(capacity: readAhead)
         self.channel = channel
         let batchSize = max(1, min(64, readAhead / 4))
-        let thread = Thread {
+        startThread(named: "bluetape replay reader") {
             var pending: [Replayed<Value>] = []
             pending.reserveCapacity(batchSize)
             do throws(CaptureError) {
@@ -100,8 +100,6 @@ final class ReaderThread<Value: ReplayTimestamped>: Sendable {
                 channel.finish(throwing: ReplayError.capture(error))
             }
         }
-        thread.name = "bluetape replay reader"
-        thread.start()
     }
 
     func stop() { channel.cancel() }
