@@ -105,16 +105,28 @@ struct DecodeSetup {
     var decoderSet: DecoderSet { DecoderSet(allDecoders, only: only) }
 
     /// Decodes a capture: events through the tracker, readings through the pipeline, in order.
-    /// `concurrently`: decode on a second thread while `emit` runs on this one (it then sees
-    /// readings in batches, a little later); `stop` is asked after each reading.
+    /// `concurrently`: three stages on three threads (tracking, decoding, and `emit` on this one),
+    /// which then sees readings in batches, a little later; `stop` is asked after each reading.
     @discardableResult
     func run(
         _ reader: CaptureReader, filter: EventFilter? = nil, concurrently: Bool, stop: () -> Bool = { false },
         _ emit: (Reading) -> Void
     ) -> Tracker.Statistics {
-        guard concurrently else { return run(reader, filter: filter, stop: stop, emit) }
-        return Handoff.run { emitReading, cancelled in
-            run(reader, filter: filter, stop: cancelled, emitReading)
+        guard concurrently, Handoff.isUseful else { return run(reader, filter: filter, stop: stop, emit) }
+        return Handoff.run { emitReading, readingsCancelled in
+            let decode = Decoding(setup: self)
+            var filter = filter
+            let statistics = Handoff.run { emitEvent, eventsCancelled in
+                EventStream.read(reader, options: tracker, stop: eventsCancelled) { event in
+                    if filter != nil, !filter!.accepts(event) { return }
+                    emitEvent(event)
+                }
+            } consume: { event in
+                decode.consume(event, emitReading)
+                return !readingsCancelled()
+            }
+            decode.finish(emitReading)
+            return statistics
         } consume: { reading in
             emit(reading)
             return !stop()
@@ -126,20 +138,37 @@ struct DecodeSetup {
     func run(
         _ reader: CaptureReader, filter: EventFilter? = nil, stop: () -> Bool = { false }, _ emit: (Reading) -> Void
     ) -> Tracker.Statistics {
-        let pipeline = ReadingsPipeline(decoders: decoderSet, options: pipeline)
+        let decode = Decoding(setup: self)
         var filter = filter
-        let only = only
-        return withoutActuallyEscaping(emit) { emit in
-            let keep: (Reading) -> Void = { reading in
-                if let only, let id = reading.decoder, !only.contains(id) { return }
-                emit(reading)
-            }
-            let statistics = EventStream.read(reader, options: tracker, stop: stop) { event in
-                if filter != nil, !filter!.accepts(event) { return }
-                pipeline.consume(event, keep)
-            }
-            pipeline.finish(keep)
-            return statistics
+        let statistics = EventStream.read(reader, options: tracker, stop: stop) { event in
+            if filter != nil, !filter!.accepts(event) { return }
+            decode.consume(event, emit)
+        }
+        decode.finish(emit)
+        return statistics
+    }
+
+    /// The readings pipeline with the `--decoder` selection applied to what comes out.
+    struct Decoding {
+        let pipeline: ReadingsPipeline
+        let only: Set<String>?
+
+        init(setup: DecodeSetup) {
+            pipeline = ReadingsPipeline(decoders: setup.decoderSet, options: setup.pipeline)
+            only = setup.only
+        }
+
+        func consume(_ event: Event, _ emit: (Reading) -> Void) {
+            pipeline.consume(event) { reading in if keeps(reading) { emit(reading) } }
+        }
+
+        func finish(_ emit: (Reading) -> Void) {
+            pipeline.finish { reading in if keeps(reading) { emit(reading) } }
+        }
+
+        private func keeps(_ reading: Reading) -> Bool {
+            guard let only, let id = reading.decoder else { return true }
+            return only.contains(id)
         }
     }
 

@@ -22,6 +22,7 @@ public enum Handoff {
     ///   - produce: Runs on the second thread; calls `emit` for each element and may poll
     ///     `cancelled` to stop early. Its result is returned by `run`.
     ///   - consume: Runs on the calling thread, in order; returns false to stop.
+    @inlinable
     public static func run<Element: Sendable, Result>(
         batchSize: Int = 1024,
         depth: Int = 8,
@@ -66,6 +67,7 @@ public enum Handoff {
     }
 
     /// Everything on the calling thread (one core).
+    @inlinable
     static func inline<Element, Result>(
         produce: (_ emit: (Element) -> Void, _ cancelled: () -> Bool) -> Result,
         consume: (Element) -> Bool
@@ -78,6 +80,7 @@ public enum Handoff {
 }
 
 /// A bounded first-in first-out queue of batches between one producer and one consumer.
+@usableFromInline
 final class BatchQueue<Element>: @unchecked Sendable {
     private let lock = Lock()
     private var batches: [[Element]] = []
@@ -86,9 +89,11 @@ final class BatchQueue<Element>: @unchecked Sendable {
     private var stopped = false
     private let depth: Int
 
+    @usableFromInline
     init(depth: Int) { self.depth = max(1, depth) }
 
     /// Queues a batch, waiting for room; false when the consumer has stopped (the batch is dropped).
+    @usableFromInline
     func put(_ batch: [Element]) -> Bool {
         lock.withLock {
             while !stopped, batches.count - head >= depth { lock.wait() }
@@ -100,6 +105,7 @@ final class BatchQueue<Element>: @unchecked Sendable {
     }
 
     /// The next batch, waiting for one; nil once the producer has finished and all were taken.
+    @usableFromInline
     func take() -> [Element]? {
         lock.withLock {
             while head == batches.count, !finished { lock.wait() }
@@ -116,6 +122,7 @@ final class BatchQueue<Element>: @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     func finish() {
         lock.withLock {
             finished = true
@@ -124,6 +131,7 @@ final class BatchQueue<Element>: @unchecked Sendable {
     }
 
     /// The consumer gives up: queued and future batches are dropped.
+    @usableFromInline
     func stop() {
         lock.withLock {
             stopped = true
@@ -135,17 +143,23 @@ final class BatchQueue<Element>: @unchecked Sendable {
 }
 
 /// The producer's result, written on its thread and read after it has signalled.
+@usableFromInline
 final class ResultBox<Value>: @unchecked Sendable {
-    var value: Value?
+    @usableFromInline var value: Value?
+
+    @usableFromInline init() {}
 }
 
 /// Carries the producer to its thread and lets go of it as soon as it has run, before `run`
 /// returns (a closure borrowed with `withoutActuallyEscaping` must not outlive the call).
+@usableFromInline
 final class ProducerBody: @unchecked Sendable {
     private var body: (() -> Void)?
 
+    @usableFromInline
     init(_ body: @escaping () -> Void) { self.body = body }
 
+    @usableFromInline
     func runOnce() {
         let body = self.body
         self.body = nil
