@@ -153,7 +153,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes `"name":`; the name must not need escaping (all Bluetape keys are snake_case).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func key(_ name: StaticString) {
         let count = name.utf8CodeUnitCount
         reserve(count + 4)
@@ -227,7 +227,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A string known at compile time that needs no escaping (names, enum values).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func literal(_ text: StaticString) {
         let count = text.utf8CodeUnitCount
         reserve(count + 3)
@@ -300,27 +300,40 @@ public struct JSONWriter: ~Copyable {
     @inlinable
     public mutating func hex(_ value: UnsafeRawBufferPointer) {
         separate()
-        reserve(value.count * 2 + 2)
-        var p = base + used
-        p.pointee = UInt8(ascii: "\"")
-        p += 1
-        Self.hexPairs.withUnsafeBufferPointer { pairs in
-            let out = UnsafeMutableRawPointer(p)
-            for (i, b) in value.enumerated() {
-                out.storeBytes(of: pairs[Int(b)], toByteOffset: 2 * i, as: UInt16.self)
+        let count = value.count
+        reserve(count * 2 + 2)
+        let out = UnsafeMutableRawPointer(base + used)
+        out.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        var i = 0
+        if let source = value.baseAddress {
+            // Four bytes become eight digits in one word.
+            while i + 4 <= count {
+                let word = source.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+                out.storeBytes(of: Self.hexDigits(of: word), toByteOffset: 1 + 2 * i, as: UInt64.self)
+                i += 4
+            }
+            while i < count {
+                let digits = UInt16(truncatingIfNeeded: Self.hexDigits(of: UInt32(source.load(fromByteOffset: i, as: UInt8.self))))
+                out.storeBytes(of: digits, toByteOffset: 1 + 2 * i, as: UInt16.self)
+                i += 1
             }
         }
-        p += value.count * 2
-        p.pointee = UInt8(ascii: "\"")
-        used += value.count * 2 + 2
+        out.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 + 2 * count, as: UInt8.self)
+        used += count * 2 + 2
         needsComma = true
     }
 
-    /// The two hex digits of every byte, as they lie in memory: one store per byte.
-    @usableFromInline static let hexPairs: [UInt16] = (0..<256).map { b in
-        let digits = Array("0123456789abcdef".utf8)
-        let pair = [digits[b >> 4], digits[b & 0xF]]
-        return pair.withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) }
+    /// The hex digits of four bytes (in memory order) as they lie in memory, little-endian.
+    @inlinable @inline(__always)
+    static func hexDigits(of word: UInt32) -> UInt64 {
+        // Each byte into a 16-bit lane, then its high nibble to the lane's first byte.
+        var t = UInt64(word)
+        t = (t | t << 16) & 0x0000_FFFF_0000_FFFF
+        t = (t | t << 8) & 0x00FF_00FF_00FF_00FF
+        let nibbles = (t >> 4) & 0x000F_000F_000F_000F | (t & 0x000F_000F_000F_000F) << 8
+        // '0' + n, plus 39 more for n ≥ 10 (to reach 'a'); n + 6 carries into bit 4 exactly then.
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 39
     }
 
     @inlinable

@@ -128,3 +128,18 @@ struct EscapingTests {
         #expect(String(decoding: w.bytes, as: UTF8.self) == "\"" + near + "\"")
     }
 }
+
+struct HexTests {
+    @Test func `every byte value at every length and alignment`() {
+        let all = (0...255).map { UInt8($0) }
+        for start in 0..<4 {
+            for length in [0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 252] {
+                let bytes = Array(all[start..<(start + length)].reversed())
+                var w = JSONWriter()
+                bytes.withUnsafeBytes { w.hex($0) }
+                let expected = "\"" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "\""
+                #expect(String(decoding: w.bytes, as: UTF8.self) == expected)
+            }
+        }
+    }
+}
