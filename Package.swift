@@ -32,7 +32,7 @@ let package = Package(
         .target(
             name: "Synthesis",
             dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON"]),
-        .target(name: "GoldenDiff", dependencies: ["JSON"]),
+        .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff"]),
         .target(name: "Handoff"),
         .target(name: "Replay", dependencies: ["CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff"]),
         .target(

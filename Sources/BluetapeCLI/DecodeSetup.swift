@@ -181,7 +181,9 @@ struct DecodeSetup {
             throw InputError(error.description)
         }
         var writer = JSONWriter(capacity: 1 << 16)
-        run(reader) { ReadingJSON.write($0, to: &writer) }
+        // Concurrently even when several captures are checked at once: the last one then still
+        // has every core, and the scheduler shares them out the rest of the time.
+        run(reader, concurrently: true) { ReadingJSON.write($0, to: &writer) }
         if let problem = reader.problems.items.first {
             throw InputError("\(path): \(problem)")
         }

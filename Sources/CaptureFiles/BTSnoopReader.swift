@@ -38,7 +38,9 @@ final class BTSnoopReader {
             let originalLength = Int(input.u32be(at: 0))
             let includedLength = Int(input.u32be(at: 4))
             let flags = input.u32be(at: 8)
-            if let reason = implausibility(includedLength: includedLength, flags: flags) {
+            if !isPlausible(includedLength: includedLength, flags: flags),
+                let reason = implausibility(includedLength: includedLength, flags: flags)
+            {
                 frame += 1
                 let skipped = resynchronize()
                 report(.badRecord, offset: recordOffset, reason: reason, skipped: skipped)
@@ -88,6 +90,12 @@ final class BTSnoopReader {
                 record.sourceType = UInt16(record.payload.first ?? 0)
             }
         }
+    }
+
+    /// The test of `implausibility`, without building its message: it runs once per record.
+    @inline(__always)
+    private func isPlausible(includedLength: Int, flags: UInt32) -> Bool {
+        includedLength <= maximumRecordLength && (datalink == .btsnoopMonitor ? flags & 0xFFFF <= 0x40 : flags <= 3)
     }
 
     private func implausibility(includedLength: Int, flags: UInt32) -> String? {

@@ -105,6 +105,16 @@ public final class CaptureReader {
         }
     }
 
+    /// Calls `body` with each remaining record, in order, until it returns false. The same records
+    /// as `next()` in a loop, without going through this wrapper for each one.
+    public func forEach(_ body: (CaptureRecord) -> Bool) {
+        switch source {
+        case .btsnoop(let reader): while let record = reader.next(), body(record) {}
+        case .packetLogger(let reader): while let record = reader.next(), body(record) {}
+        case .pcap(let reader): while let record = reader.next(), body(record) {}
+        }
+    }
+
     /// Damage found so far: damaged or cut records, with frame and byte offset.
     public var problems: ProblemLog {
         switch source {

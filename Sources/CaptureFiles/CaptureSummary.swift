@@ -35,7 +35,7 @@ public struct CaptureSummary: Sendable {
         var previous: Int64?
         var earliest = Int64.max
         var latest = Int64.min
-        while let record = reader.next() {
+        reader.forEach { record in
             records += 1
             let ts = record.timestamp
             if let previous, ts < previous { outOfOrder += 1 }
@@ -52,6 +52,7 @@ public struct CaptureSummary: Sendable {
                 lastAdapter = record.adapter
                 lastAdapterCount = 1
             }
+            return true
         }
         if records > 0 {
             firstTimestamp = earliest

@@ -90,6 +90,12 @@ public enum Files {
         return stat(path, &info) == 0
     }
 
+    /// The size in bytes; nil when the file cannot be examined.
+    public static func size(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR

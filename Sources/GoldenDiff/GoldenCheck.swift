@@ -26,7 +26,7 @@ public struct GoldenCheck: Sendable, Equatable {
         jobs: Int = Parallel.processorCount,
         decode: @escaping CaptureDecoder
     ) -> GoldenCheck {
-        let results = Parallel.map(suite.members, width: jobs) { member in
+        let results = Parallel.map(suite.members, width: jobs, cost: { Files.size($0.capture) ?? 0 }) { member in
             Result(capture: member.capture, golden: member.golden, outcome: check(member, overrides, decode))
         }
         return GoldenCheck(results: results, obsoleteGoldens: suite.obsoleteGoldens, strict: strict)

@@ -25,7 +25,7 @@ public struct GoldenUpdate: Sendable, Equatable {
         _ suite: GoldenSuite, overrides: GoldenConfig = GoldenConfig(), jobs: Int = Parallel.processorCount,
         decode: @escaping CaptureDecoder
     ) -> GoldenUpdate {
-        let results = Parallel.map(suite.members, width: jobs) { member in
+        let results = Parallel.map(suite.members, width: jobs, cost: { Files.size($0.capture) ?? 0 }) { member in
             Result(capture: member.capture, golden: member.golden, outcome: update(member, overrides, decode))
         }
         return GoldenUpdate(results: results, obsoleteGoldens: suite.obsoleteGoldens)

@@ -15,8 +15,31 @@ import Darwin
 /// is why closures that are not `Sendable` may be used on it: the two sides share nothing but the
 /// batches passed through the queue.
 public enum Handoff {
-    /// Whether a second thread is worth using on this machine.
-    public static var isUseful: Bool { sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 }
+    /// Whether a second thread is worth using here.
+    public static var isUseful: Bool { availableCores > 1 }
+
+    /// The cores this process may run on: its affinity mask where Linux shows one (`taskset`,
+    /// container CPU sets), else the cores online.
+    public static var availableCores: Int {
+        let online = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        guard let allowed = allowedCPUs() else { return online }
+        return max(1, min(allowed, online))
+    }
+
+    /// The number of bits set in the "Cpus_allowed:" mask of /proc/self/status.
+    static func allowedCPUs() -> Int? {
+        let fd = open("/proc/self/status", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 8192)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: bytes[..<count], as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return nil }
+        return line.dropFirst("Cpus_allowed:".count).reduce(0) { total, digit in
+            total + (digit.hexDigitValue ?? 0).nonzeroBitCount
+        }
+    }
 
     /// - Parameters:
     ///   - produce: Runs on the second thread; calls `emit` for each element and may poll
