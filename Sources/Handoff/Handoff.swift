@@ -19,12 +19,12 @@ public enum Handoff {
     public static var isUseful: Bool { availableCores > 1 }
 
     /// The cores this process may run on: its affinity mask where Linux shows one (`taskset`,
-    /// container CPU sets), else the cores online.
-    public static var availableCores: Int {
+    /// container CPU sets), else the cores online. Read once.
+    public static let availableCores: Int = {
         let online = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         guard let allowed = allowedCPUs() else { return online }
         return max(1, min(allowed, online))
-    }
+    }()
 
     /// The number of bits set in the "Cpus_allowed:" mask of /proc/self/status.
     static func allowedCPUs() -> Int? {

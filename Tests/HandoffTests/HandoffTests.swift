@@ -1,4 +1,7 @@
-import Handoff
+@testable import Handoff
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 struct HandoffTests {
@@ -42,5 +45,17 @@ struct HandoffTests {
         })
         #expect(result == 42)
         #expect(calls == 0)
+    }
+}
+
+struct CoreCountTests {
+    @Test func `the affinity mask gives a count between one and the cores online`() {
+        let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        #expect(Handoff.availableCores >= 1)
+        #expect(Handoff.availableCores <= online)
+        #if os(Linux)
+        // Under `taskset -c 0` this is 1; unrestricted, every core online.
+        #expect(Handoff.allowedCPUs() != nil)
+        #endif
     }
 }
