@@ -4,16 +4,26 @@ import PayloadDecoders
 /// The decoders in use, looked up by what they match. Built once per run.
 public struct DecoderSet: Sendable {
     public let decoders: [any PayloadDecoder]
-    private var index: [MatchKey: [any PayloadDecoder]] = [:]
+    /// Per match key, the decoders to try in order. A list, not a dictionary: a set holds a few
+    /// dozen keys, and comparing them is cheaper than hashing one (this runs for every payload).
+    private var index: [(key: MatchKey, decoders: [any PayloadDecoder])] = []
 
     /// `only`: decoder ids to keep (nil keeps all).
     public init(_ decoders: [any PayloadDecoder], only: Set<String>? = nil) {
         let kept = only.map { ids in decoders.filter { ids.contains($0.id) } } ?? decoders
         self.decoders = kept
         for decoder in kept {
-            for key in decoder.matches { index[key, default: []].append(decoder) }
+            for key in decoder.matches {
+                if let i = index.firstIndex(where: { $0.key == key }) {
+                    index[i].decoders.append(decoder)
+                } else {
+                    index.append((key, [decoder]))
+                }
+            }
         }
     }
 
-    public func decoders(for key: MatchKey) -> [any PayloadDecoder]? { index[key] }
+    public func decoders(for key: MatchKey) -> [any PayloadDecoder]? {
+        index.first { $0.key == key }?.decoders
+    }
 }

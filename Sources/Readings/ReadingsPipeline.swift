@@ -20,6 +20,8 @@ public final class ReadingsPipeline {
 
     let decoders: DecoderSet
     let options: Options
+    /// `options.deduplicate` as a list: looked up for every reading, and it holds one or two ids.
+    private let deduplicated: [(decoder: String, names: [String])]
     private var output = ReadingOutbox()
     private var pendingDuplicates: [DedupKey: Int] = [:]
     private var nextExpiry: Int64 = .min
@@ -30,6 +32,7 @@ public final class ReadingsPipeline {
     public init(decoders: DecoderSet, options: Options = Options()) {
         self.decoders = decoders
         self.options = options
+        deduplicated = options.deduplicate.map { ($0.key, $0.value) }
     }
 
     /// Decodes what the event carries and hands over the readings that are ready, in order.
@@ -186,7 +189,8 @@ public final class ReadingsPipeline {
     static let duplicateWindow: Int64 = 10_000_000
 
     private func deliver(_ reading: Reading) {
-        guard !options.allRepeats, let decoder = reading.decoder, let names = options.deduplicate[decoder],
+        guard !options.allRepeats, let decoder = reading.decoder,
+            let names = deduplicated.first(where: { $0.decoder == decoder })?.names,
             case .fields(let fields) = reading.outcome
         else {
             output.append(reading)
