@@ -46,6 +46,12 @@ let package = Package(
         .testTarget(
             name: "SynthesisTests",
             dependencies: ["Synthesis", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "TestSupport"]),
+        .testTarget(
+            name: "RobustnessTests",
+            dependencies: [
+                "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "Layouts", "JSON", "Synthesis",
+                "BluetapeCLI", "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

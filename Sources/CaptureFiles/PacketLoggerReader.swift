@@ -89,6 +89,7 @@ final class PacketLoggerReader {
     }
 
     private func plausibleRecordSize(at index: Int) -> Int? {
+        guard input.fill(index + Self.recordHeaderSize) else { return nil }
         let length = Int(u32(at: index))
         guard length > 8, length - 8 <= maximumRecordLength, u32(at: index + 8) < 1_000_000 else { return nil }
         if let last = lastTimestamp {
