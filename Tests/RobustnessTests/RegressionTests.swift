@@ -34,3 +34,21 @@ struct CaptureRegressionTests {
         #expect(outcome.records.count + outcome.problemCount >= 1, "\(path)")
     }
 }
+
+struct PcapRegressionTests {
+    /// Found by `scripts/fuzz pcap`: a pcapng timestamp of 2^64 - 1 µs gives libpcap a tv_sec that
+    /// overflows when turned into microseconds.
+    @Test func `a pcapng timestamp too large for microseconds does not stop reading`() throws {
+        // H4 with pseudo-header: direction (received), then HCI Command Complete.
+        let packet: [UInt8] = [0, 0, 0, 1, 0x04, 0x0E, 0x04, 0x01, 0x0C, 0x20, 0x00]
+        let bytes =
+            PcapNGFile.sectionHeader + PcapNGFile.interface(linkType: 201)
+            + PcapNGFile.packet(packet, timestamp: .max) + PcapNGFile.packet(packet, timestamp: 1_700_000_000_000_000)
+        let outcome = try #require(readCapture(bytes))
+        #expect(outcome.records.map(\.frame) == [1, 2])
+        #expect(outcome.records.map(\.payload) == [Array(packet.dropFirst(5)), Array(packet.dropFirst(5))])
+        // The 64-bit count wraps to its two's-complement value.
+        #expect(outcome.records.map(\.timestamp) == [-1, 1_700_000_000_000_000])
+        #expect(outcome.problems.isEmpty)
+    }
+}
