@@ -152,8 +152,11 @@ enum GATTMapFile {
     }
 }
 
-/// Reads a small file whole (maps, layouts, scenarios), or nil.
+/// Reads a small file whole (maps, layouts, scenarios), or nil. Only a regular file is read: a FIFO
+/// would wait for a writer and a device such as /dev/zero never ends.
 func readWholeFile(_ path: String) -> [UInt8]? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []

@@ -13,14 +13,16 @@ public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Small file-system helpers: whole-file reads with one copy, and atomic replacement.
 public enum Files {
-    /// The whole file, read into one buffer sized from `fstat`.
+    /// The whole file, read into one buffer sized from `fstat`. Only a regular file is read: a FIFO
+    /// would wait for a writer (so it is opened without blocking) and a device may never end.
     public static func read(_ path: String) throws(GoldenError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw GoldenError("\(path): \(reason(errno))") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw GoldenError("\(path): \(reason(errno))") }
         if info.st_mode & S_IFMT == S_IFDIR { throw GoldenError("\(path): is a directory") }
+        if info.st_mode & S_IFMT != S_IFREG { throw GoldenError("\(path): is not a regular file") }
         // One byte more than the size shows the end without a second read; a file that grew meanwhile
         // is read on in chunks.
         let expected = max(Int(info.st_size), 0) + 1

@@ -474,7 +474,11 @@ func parseISOTime(_ text: String) -> Int64? {
     return (days * 86_400 + h * 3600 + m * 60) * 1_000_000 + Int64((s * 1_000_000).rounded())
 }
 
+/// The whole file, or nil. Only a regular file is read: a FIFO would wait for a writer and a device
+/// such as /dev/zero never ends.
 func readScenarioFile(_ path: String) -> [UInt8]? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
