@@ -162,6 +162,37 @@ struct CommandLineUsageTests {
         #expect(result.code == 2)
         #expect(errorLines(result.err) == ["error: unknown command 'frobnicate'"])
     }
+
+    @Test(arguments: [
+        "nan", "inf", "-inf", "1e300", "-1e300", "99999999999-01-01", "2024-13-01", "2024-01-32",
+        "2024-01-01T24:00", "2024-01-01T99999999999999999:00", "2024-01-01T10:60", "2024-01-01T10:00:1e300",
+    ])
+    func `a time filter outside the calendar is a usage error`(time: String) throws {
+        let scratch = Scratch()
+        for option in ["--since", "--until"] {
+            let result = run(["events", option, time, scratch.capture])
+            #expect(result.code == 2, "\(option) \(time)")
+            #expect(errorLines(result.err) == ["error: '\(time)' is not a time: give seconds from the start (12.5) or an ISO time (2024-03-15T09:30:01Z)"])
+        }
+    }
+
+    @Test func `time filters inside the calendar still work`() throws {
+        let scratch = Scratch()
+        // The sample records start at 2024-03-15 09:30:01.151075 UTC, 1.25 ms apart.
+        #expect(run(["events", "--since", "2024-03-15T09:30:01.153Z", scratch.capture]).out.split(separator: "\n").count == 2)
+        #expect(run(["events", "--until", "0.002", scratch.capture]).out.split(separator: "\n").count == 2)
+        #expect(run(["events", "--since", "-9e11", scratch.capture]).out.split(separator: "\n").count == 4)
+    }
+
+    @Test func `a relative time filter on a capture at the end of the Int64 range does not overflow`() throws {
+        // A damaged btsnoop timestamp can be anything: here the last microseconds Int64 can hold.
+        let records = CaptureFactory.sampleRecords(count: 2, start: .max - 10_000)
+        let path = TestPaths.temporaryDirectory() + "/late.btsnoop"
+        TestPaths.writeFile(path, try CaptureFactory.capture(.btsnoop(.btsnoopUART), records))
+        #expect(run(["events", "--since", "100", path]).out.isEmpty)
+        #expect(run(["events", "--until", "100", path]).out.split(separator: "\n").count == 2)
+        #expect(run(["events", "--since", "-100", path]).out.split(separator: "\n").count == 2)
+    }
 }
 
 /// Every command given each kind of bad file where it expects one: one error line that names the
