@@ -260,4 +260,23 @@ struct CommandLineInputTests {
         #expect(errors.count == 1, "\(arguments): \(result.err)")
         #expect(errors.first?.contains(path) == true, "\(arguments): \(result.err)")
     }
+
+    @Test(arguments: [
+        (#"{"uuid": "2a37", "value_handle": 0}"#, "value_handle: expected a handle (1–65535)"),
+        (#"{"uuid": "2a37", "value_handle": 3, "properties": 256}"#, "properties: expected the properties byte (0–255)"),
+        (#"{"uuid": "2a37", "value_handle": 3, "properties": -1}"#, "properties: expected the properties byte (0–255)"),
+        (#"{"uuid": "2a37", "value_handle": 3, "properties": "read"}"#, "properties: expected the properties byte (0–255)"),
+    ])
+    func `a GATT map with an impossible characteristic is one error line and exit code 3`(
+        characteristic: String, message: String
+    ) {
+        let scratch = Scratch()
+        let map = scratch.directory + "/map.json"
+        TestPaths.writeFile(
+            map,
+            Array(#"{"devices": [{"services": [{"uuid": "180d", "start": 1, "characteristics": [\#(characteristic)]}]}]}"#.utf8))
+        let result = run(["events", "--gatt", map, scratch.capture])
+        #expect(result.code == 3)
+        #expect(errorLines(result.err) == ["error: \(map): $.devices[0].services[0].characteristics[0].\(message)"])
+    }
 }
