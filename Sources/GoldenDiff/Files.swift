@@ -61,7 +61,7 @@ public enum Files {
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw GoldenError("\(path): cannot create a temporary file: \(reason(errno))") }
+        guard fd >= 0 else { throw GoldenError("\(path): cannot write: \(reason(errno))") }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: Int32 = 0
         bytes.withUnsafeBytes { raw in

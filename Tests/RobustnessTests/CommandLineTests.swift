@@ -261,6 +261,28 @@ struct CommandLineInputTests {
         #expect(errors.first?.contains(path) == true, "\(arguments): \(result.err)")
     }
 
+    @Test func `a capture that cannot be written is one error line naming it and exit code 3`() {
+        let scratch = Scratch()
+        let result = run(["synth", scratch.scenario, "-o", "/nonexistent/x.btsnoop"])
+        #expect(result.code == 3)
+        #expect(errorLines(result.err) == ["error: /nonexistent/x.btsnoop: cannot write (No such file or directory)"])
+        #expect(!TestPaths.exists("/nonexistent/x.btsnoop.partial"))
+    }
+
+    @Test func `a JUnit report that cannot be written is one error line naming it and exit code 3`() throws {
+        let scratch = Scratch()
+        // A golden without its capture: the check has something to report without decoding.
+        let golden = scratch.directory + "/golden"
+        mkdir(golden, 0o755)
+        TestPaths.writeFile(golden + "/gone.btsnoop.golden.jsonl", try #require(TestPaths.readFile(scratch.readings)))
+        var result = run(["golden", "check", "--junit", "/nonexistent/x", golden])
+        #expect(result.code == 3)
+        #expect(errorLines(result.err) == ["error: /nonexistent/x: cannot write: no such file or directory"])
+        result = run(["check", "--layout", scratch.layout, "--junit", "/nonexistent/x", scratch.capture])
+        #expect(result.code == 3)
+        #expect(errorLines(result.err) == ["error: /nonexistent/x: cannot be written"])
+    }
+
     @Test(arguments: [
         (#"{"uuid": "2a37", "value_handle": 0}"#, "value_handle: expected a handle (1–65535)"),
         (#"{"uuid": "2a37", "value_handle": 3, "properties": 256}"#, "properties: expected the properties byte (0–255)"),
