@@ -49,8 +49,8 @@ let package = Package(
         .testTarget(
             name: "RobustnessTests",
             dependencies: [
-                "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "Layouts", "JSON", "Synthesis",
-                "BluetapeCLI", "TestSupport",
+                "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput", "PayloadDecoders", "Layouts",
+                "JSON", "Readings", "Synthesis", "BluetapeCLI", "TestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,9 @@
+import BluetoothTracking
 import CaptureFiles
+import EventOutput
+import JSON
+import PayloadDecoders
+import Readings
 import Testing
 import TestSupport
 
@@ -50,5 +55,53 @@ struct PcapRegressionTests {
         // The 64-bit count wraps to its two's-complement value.
         #expect(outcome.records.map(\.timestamp) == [-1, 1_700_000_000_000_000])
         #expect(outcome.problems.isEmpty)
+    }
+}
+
+/// Runs record sequences through the tracker and everything after it, as the tracker fuzz target does.
+enum Pipeline {
+    /// Events and the bytes written for them (JSON, text, readings).
+    static func run(_ records: [StoredRecord]) -> (events: [Event], output: [UInt8]) {
+        let tracker = Tracker()
+        let readings = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn()))
+        var text = EventText()
+        var writer = JSONWriter(capacity: 4096)
+        var events: [Event] = []
+        let handle: (Event) -> Void = { event in
+            events.append(event)
+            EventJSON.write(event, to: &writer)
+            text.write(event, to: &writer)
+            readings.consume(event) { ReadingJSON.write($0, to: &writer) }
+        }
+        for record in records { record.withRecord { tracker.consume($0, handle) } }
+        tracker.finish(handle)
+        readings.finish { ReadingJSON.write($0, to: &writer) }
+        return (events, writer.bytes)
+    }
+}
+
+struct TrackerRegressionTests {
+    /// Found by `scripts/fuzz tracker`: the text format shows each event's time since the first, and
+    /// subtracting two timestamps far apart (a damaged capture's) overflowed.
+    @Test func `the text format shows events at both ends of the Int64 range`() {
+        var text = EventText()
+        var writer = JSONWriter(capacity: 256)
+        text.write(Event(frame: 1, timestamp: .max, body: .note("first")), to: &writer)
+        text.write(Event(frame: 2, timestamp: .min, body: .note("second")), to: &writer)
+        text.write(Event(frame: 3, timestamp: .max, body: .note("third")), to: &writer)
+        let lines = String(decoding: writer.bytes, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0] == "#1          0.000000        note       first")
+        // The difference saturates at the Int64 range: -9223372036854.775808 s.
+        #expect(lines[1] == "#2      -9223372036854.775808        note       second")
+        #expect(lines[2] == "#3          0.000000        note       third")
+    }
+
+    @Test(arguments: Regressions.files("tracker"))
+    func `every kept record sequence runs through the tracker and its outputs`(path: String) throws {
+        let records = RecordScript.records(try #require(TestPaths.readFile(path)))
+        let (events, output) = Pipeline.run(records)
+        #expect(!events.isEmpty)
+        #expect(!output.isEmpty)
     }
 }
