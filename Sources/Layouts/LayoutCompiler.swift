@@ -396,6 +396,13 @@ struct LayoutCompiler {
         }
         if let low, let high, low > high { diagnostics.error(path, "min_ms \(low) is more than max_ms \(high)") }
         if let low, low < 0 { diagnostics.error(path + ".min_ms", "min_ms must not be negative") }
+        // Microseconds are kept as Int64: anything past about 292,000 years has no value.
+        for (key, bound) in [("min_ms", low), ("max_ms", high)] {
+            if let bound, !(bound.magnitude < 9e15) {
+                diagnostics.error(path + "." + key, "\(key) \(bound) is out of range")
+                return nil
+            }
+        }
         return LayoutRule(
             field: nil,
             kind: .cadence(

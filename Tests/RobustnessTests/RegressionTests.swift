@@ -2,6 +2,7 @@ import BluetoothTracking
 import CaptureFiles
 import EventOutput
 import JSON
+import Layouts
 import PayloadDecoders
 import Readings
 import Testing
@@ -103,5 +104,27 @@ struct TrackerRegressionTests {
         let (events, output) = Pipeline.run(records)
         #expect(!events.isEmpty)
         #expect(!output.isEmpty)
+    }
+}
+
+struct LayoutRegressionTests {
+    /// Found by `scripts/fuzz layout-loader`: a cadence in milliseconds was turned into Int64
+    /// microseconds unchecked, and 5e50 trapped.
+    @Test(arguments: [("min_ms", "5e50", "5e+50"), ("max_ms", "1e999", "inf"), ("max_ms", "-1e300", "-1e+300")])
+    func `a cadence with no microsecond value is a lint error`(key: String, value: String, shown: String) {
+        let json = #"{"id": "a", "match": {"company": 1}, "fields": [{"name": "x", "type": "u8"}], "cadence": {"\#(key)": \#(value)}}"#
+        let error = #expect(throws: LayoutLoadError.self) { try Layout.parse(bytes: Array(json.utf8), name: "a.json") }
+        #expect(error?.issues.map(\.message).contains("\(key) \(shown) is out of range") == true, "\(error?.issues ?? [])")
+    }
+
+    @Test(arguments: Regressions.files("layout-loader"))
+    func `every kept layout document loads or is refused with located issues`(path: String) throws {
+        let bytes = try #require(TestPaths.readFile(path))
+        do {
+            _ = try Layout.parse(bytes: bytes, name: path, requireParameters: false)
+        } catch {
+            #expect(!error.issues.isEmpty)
+            #expect(error.issues.allSatisfy { $0.line >= 1 })
+        }
     }
 }
