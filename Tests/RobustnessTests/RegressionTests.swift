@@ -117,6 +117,14 @@ struct LayoutRegressionTests {
         #expect(error?.issues.map(\.message).contains("\(key) \(shown) is out of range") == true, "\(error?.issues ?? [])")
     }
 
+    /// Found while fixing the cadence: "bit" and "width" were summed before either was checked,
+    /// and a bit position near Int64.max overflowed.
+    @Test func `a bit position past Int64 is a lint error`() {
+        let json = #"{"id": "a", "match": {"company": 1}, "fields": [{"type": "u8", "bits": [{"name": "x", "bit": 9223372036854775807}]}]}"#
+        let error = #expect(throws: LayoutLoadError.self) { try Layout.parse(bytes: Array(json.utf8), name: "a.json") }
+        #expect(error?.issues.map(\.message) == ["bit 9223372036854775807 with width 1 does not fit in u8 (bits 0…7)"])
+    }
+
     @Test(arguments: Regressions.files("layout-loader"))
     func `every kept layout document loads or is refused with located issues`(path: String) throws {
         let bytes = try #require(TestPaths.readFile(path))
