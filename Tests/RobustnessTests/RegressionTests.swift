@@ -136,3 +136,20 @@ struct LayoutRegressionTests {
         }
     }
 }
+
+struct TimestampRegressionTests {
+    /// Resynchronizing after damage compares each candidate's timestamp with the last good one; with
+    /// the last good one near the end of the Int64 range, `last + one day` overflowed.
+    @Test func `btsnoop resynchronizes after a record stamped at the end of the Int64 range`() throws {
+        var records = CaptureFactory.sampleRecords(count: 6, start: .max - 100_000)
+        records[0].timestamp = .max
+        var bytes = try CaptureFactory.capture(.btsnoop(.btsnoopUART), records)
+        // Break the included length of the second record (16-byte header, 24 + 6 for the first).
+        let second = 16 + 24 + 6
+        bytes[second + 4] = 0x7F
+        let outcome = try #require(readCapture(bytes))
+        #expect(outcome.records.map(\.frame) == [1, 3, 4, 5, 6])
+        #expect(outcome.problems.map(\.offset) == [Int64(second)])
+        #expect(outcome.problems.first?.skippedBytes == Int64(24 + 7))
+    }
+}
