@@ -164,7 +164,9 @@ public final class Tracker {
     private func expireHolds() {
         guard outboxStart < outbox.count else { return }
         let oldest = outbox[outboxStart]
-        if timestamp - oldest.timestamp > 5_000_000 || outbox.count - outboxStart > 512 {
+        // Damaged timestamps can be far apart: a difference Int64 cannot hold is a long wait too.
+        let (waited, overflow) = timestamp.subtractingReportingOverflow(oldest.timestamp)
+        if overflow || waited > 5_000_000 || outbox.count - outboxStart > 512 {
             for connection in connections.values { releaseHolds(connection) }
             for air in airConnections.values { releaseHolds(air.connection) }
         }

@@ -153,3 +153,50 @@ struct TimestampRegressionTests {
         #expect(outcome.problems.first?.skippedBytes == Int64(24 + 7))
     }
 }
+
+/// Tracker inputs: HCI ACL packets carrying ATT, on connection handle 0x0040.
+enum ACL {
+    /// An ACL start fragment with a whole L2CAP frame on the ATT channel (CID 4).
+    static func att(_ pdu: [UInt8]) -> [UInt8] {
+        let l2cap = [UInt8(pdu.count & 0xFF), UInt8(pdu.count >> 8), 0x04, 0x00] + pdu
+        return [0x40, 0x20, UInt8(l2cap.count & 0xFF), UInt8(l2cap.count >> 8)] + l2cap
+    }
+
+    static func record(_ frame: Int, _ timestamp: Int64, _ direction: Direction, _ pdu: [UInt8]) -> StoredRecord {
+        StoredRecord(frame: frame, timestamp: timestamp, direction: direction, kind: .acl, payload: att(pdu))
+    }
+}
+
+extension TimestampRegressionTests {
+    /// A full-MTU Read Response is held until the next request shows whether a Read Blob continues
+    /// it, and released after five seconds; measuring those seconds overflowed when the next record
+    /// was stamped at the other end of the Int64 range.
+    @Test func `a held read response is released when the next record is stamped far away`() {
+        let records = [
+            // ATT Read Request for handle 0x000E, then a Read Response of 22 bytes (MTU 23 - 1).
+            ACL.record(1, 1_000, .sent, [0x0A, 0x0E, 0x00]),
+            ACL.record(2, .max, .received, [0x0B] + [UInt8](repeating: 0x41, count: 22)),
+            // ATT Handle Value Notification of handle 0x0010.
+            ACL.record(3, .min, .received, [0x1B, 0x10, 0x00, 0x01]),
+        ]
+        let events = Pipeline.run(records).events.filter { if case .att = $0.body { true } else { false } }
+        #expect(events.map(\.frame) == [1, 2, 3])
+        #expect(events.map(\.timestamp) == [1_000, .max, .min])
+    }
+
+    /// Without the sniffer saying which way a data PDU went, the tracker alternates within 2 ms;
+    /// measuring the 2 ms overflowed for timestamps at the two ends of the Int64 range.
+    @Test func `link-layer data PDUs stamped far apart are followed`() {
+        // LE link layer (DLT 251): access address, header (LLID 2: start of an L2CAP frame), length,
+        // payload (an ATT Handle Value Notification), no CRC.
+        // The two differ in their value, so the second is no retransmission.
+        let records = [Int64.max, .min].enumerated().map { index, timestamp in
+            StoredRecord(
+                frame: index + 1, timestamp: timestamp, direction: .unknown, kind: .linkLayer, linkType: .leLL,
+                payload: [0x78, 0x56, 0x34, 0x12, 0x02, 0x08, 0x04, 0x00, 0x04, 0x00, 0x1B, 0x10, 0x00, UInt8(index)])
+        }
+        let events = Pipeline.run(records).events
+        let att = events.filter { if case .att = $0.body { true } else { false } }
+        #expect(att.map(\.frame) == [1, 2])
+    }
+}
