@@ -200,3 +200,24 @@ extension TimestampRegressionTests {
         #expect(att.map(\.frame) == [1, 2])
     }
 }
+
+extension TimestampRegressionTests {
+    /// `bluetape info` shows the time from the earliest to the latest record, which overflowed for a
+    /// capture with records stamped at both ends of the Int64 range.
+    @Test func `info shows the span of a capture stamped at both ends of the Int64 range`() throws {
+        var records = CaptureFactory.sampleRecords(count: 3)
+        records[0].timestamp = .min
+        records[2].timestamp = .max
+        let path = TestPaths.temporaryDirectory() + "/span.btsnoop"
+        TestPaths.writeFile(path, try CaptureFactory.capture(.btsnoop(.btsnoopUART), records))
+        let json = run(["info", "--json", path])
+        #expect(json.code == 0)
+        let summary = try JSONValue.parse(json.out)
+        #expect(summary["records"]?.int64 == 3)
+        // Saturated at Int64.max microseconds.
+        #expect(summary["duration"] == .number("9223372036854.775807"))
+        let text = run(["info", path])
+        #expect(text.code == 0)
+        #expect(text.out.contains("  duration   2562047788 h 00 min 54 s\n"), "\(text.out)")
+    }
+}
