@@ -161,7 +161,9 @@ public struct RuleChecker: Sendable {
             if case .cadence(let low, let high) = rule.kind {
                 guard let previous else { continue }
                 summary.entries[index].checked += 1
-                let interval = timestamp - previous.timestamp
+                // A damaged capture's timestamps can be further apart than Int64 holds: saturate.
+                let (difference, overflow) = timestamp.subtractingReportingOverflow(previous.timestamp)
+                let interval = overflow ? (timestamp < previous.timestamp ? Int64.min : .max) : difference
                 let shown = FieldValue.double(Double(interval) / 1000)
                 if let low, interval < low {
                     violation(

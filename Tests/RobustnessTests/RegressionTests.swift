@@ -221,3 +221,18 @@ extension TimestampRegressionTests {
         #expect(text.out.contains("  duration   2562047788 h 00 min 54 s\n"), "\(text.out)")
     }
 }
+
+extension TimestampRegressionTests {
+    /// A layout's cadence rule measures the time between a device's packets; for packets stamped at
+    /// the two ends of the Int64 range the subtraction overflowed.
+    @Test func `a cadence rule measures packets stamped at both ends of the Int64 range`() throws {
+        let json = #"{"id": "a", "match": {"company": 1}, "fields": [{"name": "x", "type": "u8"}], "cadence": {"max_ms": 1000}}"#
+        let layout = try Layout.parse(bytes: Array(json.utf8), name: "a.json")
+        var checker = RuleChecker(layouts: [layout])
+        let fields: Fields = [Field("x", 1)]
+        #expect(checker.check(device: "d", frame: 1, timestamp: .min, decoder: "a", fields: fields).isEmpty)
+        let violations = checker.check(device: "d", frame: 2, timestamp: .max, decoder: "a", fields: fields)
+        #expect(violations.map(\.rule) == ["cadence"])
+        #expect(violations.first?.value == .double(Double(Int64.max) / 1000))
+    }
+}
