@@ -466,6 +466,10 @@ func parseISOTime(_ text: String) -> Int64? {
     guard date.count == 3, time.count == 3, let h = Int64(time[0]), let m = Int64(time[1]), let s = Double(time[2]) else {
         return nil
     }
+    // Each part within its calendar range, so the arithmetic below cannot overflow.
+    guard (0...9999).contains(date[0]), (1...12).contains(date[1]), (1...31).contains(date[2]), (0..<24).contains(h),
+        (0..<60).contains(m), s >= 0, s < 61
+    else { return nil }
     let y = date[1] <= 2 ? date[0] - 1 : date[0]
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400

@@ -5,6 +5,7 @@ import JSON
 import Layouts
 import PayloadDecoders
 import Readings
+import Synthesis
 import Testing
 import TestSupport
 
@@ -234,5 +235,35 @@ extension TimestampRegressionTests {
         let violations = checker.check(device: "d", frame: 2, timestamp: .max, decoder: "a", fields: fields)
         #expect(violations.map(\.rule) == ["cadence"])
         #expect(violations.first?.value == .double(Double(Int64.max) / 1000))
+    }
+}
+
+struct ScenarioRegressionTests {
+    static func scenario(start: String = "2025-06-01T10:00:00Z", rssi: String = "-60") -> [UInt8] {
+        Array(
+            #"""
+            {"start": "\#(start)", "duration_s": 1, "devices": [{"address": "C2:6B:30:F9:0E:C7",
+              "advertising": {"interval_ms": 100, "rssi": \#(rssi), "data": [{"type": "flags", "value": 6}]}}]}
+            """#.utf8)
+    }
+
+    /// A scenario's start time was turned into microseconds without range checks: a year, hour or
+    /// second too large overflowed, and month 13 was accepted.
+    @Test(arguments: [
+        "99999999999-01-01T00:00:00Z", "2025-06-01T99999999999999:00:00Z", "2025-06-01T10:00:1e300Z",
+        "2025-13-01T10:00:00Z", "2025-06-32T10:00:00Z", "2025-06-01T10:60:00Z", "2025-06-01T10:00:-1Z",
+    ])
+    func `a start time outside the calendar is an error at its path`(start: String) {
+        let error = #expect(throws: ScenarioError.self) {
+            try Scenario.parse(bytes: Self.scenario(start: start), name: "s.json", directory: ".")
+        }
+        #expect(error?.path == "$.start")
+        #expect(error?.message == "expected an ISO time such as \"2025-06-01T10:00:00Z\"")
+    }
+
+    @Test func `a start time inside the calendar is read to the microsecond`() throws {
+        let scenario = try Scenario.parse(
+            bytes: Self.scenario(start: "2025-06-01T10:00:00.5Z"), name: "s.json", directory: ".")
+        #expect(scenario.start == 1_748_772_000_500_000)
     }
 }
