@@ -267,3 +267,39 @@ struct ScenarioRegressionTests {
         #expect(scenario.start == 1_748_772_000_500_000)
     }
 }
+
+extension ScenarioRegressionTests {
+    /// The RSSI of each synthesized LE Advertising Report (its last byte).
+    static func reportedRSSI(_ rssi: String) throws -> [Int8] {
+        let scenario = try Scenario.parse(bytes: Self.scenario(rssi: rssi), name: "s.json", directory: ".")
+        var values: [Int8] = []
+        try Synthesizer(scenario).run(limit: 40) { record in
+            // HCI LE Meta event (0x3E), subevent LE Advertising Report (0x02).
+            if record.kind == .event, record.payload.count > 3, record.payload[0] == 0x3E, record.payload[2] == 0x02 {
+                values.append(Int8(bitPattern: record.payload.last!))
+            }
+        }
+        return values
+    }
+
+    /// A series is evaluated as a Double and turned into the RSSI's integer; ±1e300, an infinite
+    /// ramp (1e308 - -1e308) or a NaN (its product with 0) trapped in Int64(_:). They saturate.
+    @Test(arguments: [
+        ("1e300", Int8.max), ("-1e300", Int8.min), (#"{"ramp": [1e308, -1e308]}"#, Int8.min),
+        (#"{"sine": {"mean": 1e308, "amplitude": 1e308, "period_s": 1}}"#, Int8.max),
+        (#"{"random": {"min": -1e300, "max": -1e299, "integer": true}}"#, Int8.min),
+        // The remainder by a wrap near Int64.max: adding the wrap to it overflowed.
+        (#"{"counter": 9223372036854775806, "step": 0, "wrap": 9223372036854775807}"#, Int8.max),
+    ])
+    func `an RSSI series beyond Int64 saturates`(rssi: String, expected: Int8) throws {
+        let values = try Self.reportedRSSI(rssi)
+        #expect(!values.isEmpty)
+        #expect(values.first == expected)
+    }
+
+    @Test func `a random integer series between huge bounds yields integers`() throws {
+        let values = try Self.reportedRSSI(#"{"random": {"min": -1e308, "max": 1e308, "integer": true}}"#)
+        #expect(values.count >= 5)
+        #expect(values.allSatisfy { $0 == .min || $0 == .max })
+    }
+}
