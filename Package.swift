@@ -49,8 +49,8 @@ let package = Package(
         .testTarget(
             name: "RobustnessTests",
             dependencies: [
-                "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput", "PayloadDecoders", "Layouts",
-                "JSON", "Readings", "Synthesis", "BluetapeCLI", "TestSupport",
+                "ByteReading", "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput", "PayloadDecoders",
+                "Layouts", "JSON", "Readings", "Synthesis", "BluetapeCLI", "TestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,242 @@
+import BluetoothTracking
+import ByteReading
+import CaptureFiles
+import JSON
+import Layouts
+import PayloadDecoders
+import Testing
+import TestSupport
+
+/// The diagnostic ids among `events`, in order.
+func diagnosticIDs(_ events: [Event]) -> [String] {
+    events.compactMap { if case .diagnostic(let d) = $0.body { "\(d.id)" } else { nil } }
+}
+
+func attEvents(_ events: [Event]) -> [ATTEvent] {
+    events.compactMap { if case .att(let a) = $0.body { a } else { nil } }
+}
+
+/// Records for the tracker, numbered and a millisecond apart.
+func numbered(_ records: [(Direction, RecordKind, [UInt8])], adapter: (Int) -> UInt16 = { _ in 0 }) -> [StoredRecord] {
+    records.enumerated().map { index, entry in
+        StoredRecord(
+            frame: index + 1, timestamp: 1_700_000_000_000_000 + Int64(index) * 1000, direction: entry.0,
+            kind: entry.1, adapter: adapter(index), payload: entry.2)
+    }
+}
+
+/// Length fields that claim more than any real record: each is refused where it is read, before
+/// anything is allocated for it, and what came before it is kept.
+struct ReaderLimitTests {
+    @Test func `a btsnoop record claiming 4 GiB is damage at its offset, and reading resumes after it`() throws {
+        var bytes = try CaptureFactory.capture(.btsnoop(.btsnoopUART), CaptureFactory.sampleRecords(count: 4))
+        // The second record starts after the 16-byte header and the first record (24 + 6 bytes).
+        let second = 16 + 30
+        for i in 0..<8 { bytes[second + i] = 0xFF }  // original and included length: 2^32 - 1
+        let outcome = try #require(readCapture(bytes))
+        #expect(outcome.records.map(\.frame) == [1, 3, 4])
+        #expect(outcome.problems.count == 1)
+        #expect(outcome.problems.first?.offset == Int64(second))
+        #expect(outcome.problems.first?.reason == "record length 4294967295 exceeds the 64 KiB maximum")
+    }
+
+    @Test func `a PacketLogger record claiming 4 GiB is damage at its offset`() throws {
+        let good = PacketLoggerFile.sample(count: 6)
+        let damaged = [0xFF, 0xFF, 0xFF, 0xFF] + Array(PacketLoggerFile.sample(count: 1).dropFirst(4))
+        let outcome = try #require(readCapture(good + damaged + PacketLoggerFile.sample(count: 2)))
+        #expect(outcome.records.prefix(6).map(\.frame) == [1, 2, 3, 4, 5, 6])
+        #expect(outcome.problems.first?.frame == 7)
+        #expect(outcome.problems.first?.offset == Int64(good.count))
+        #expect(outcome.problems.first?.reason == "record length 4294967295 exceeds the 64 KiB maximum")
+    }
+
+    @Test func `a pcap record claiming 4 GiB stops reading with every record before it`() throws {
+        var bytes = try CaptureFactory.capture(.pcap(.h4WithPHDR), CaptureFactory.sampleRecords(count: 4))
+        // The second record starts after the 24-byte header and the first (16 + 4 + 6 bytes);
+        // its captured length is at +8.
+        let second = 24 + 26
+        for i in 8..<16 { bytes[second + i] = 0xFF }
+        let outcome = try #require(readCapture(bytes))
+        #expect(outcome.records.map(\.frame) == [1])
+        #expect(outcome.problems.count == 1)
+        #expect(outcome.problems.first?.kind == .badRecord)
+        #expect(outcome.problems.first?.frame == 2)
+        #expect(outcome.problems.first?.offset == Int64(second))
+    }
+
+    @Test func `a pcapng block claiming 4 GiB stops reading with every record before it`() throws {
+        let packet: [UInt8] = [0, 0, 0, 1, 0x04, 0x0E, 0x04, 0x01, 0x0C, 0x20, 0x00]
+        let first = PcapNGFile.packet(packet, timestamp: 1_700_000_000_000_000)
+        var second = PcapNGFile.packet(packet, timestamp: 1_700_000_000_001_000)
+        second.replaceSubrange(4..<8, with: [0xFF, 0xFF, 0xFF, 0xFF])  // block total length
+        let header = PcapNGFile.sectionHeader + PcapNGFile.interface(linkType: 201)
+        let outcome = try #require(readCapture(header + first + second))
+        #expect(outcome.records.map(\.frame) == [1])
+        #expect(outcome.problems.count == 1)
+        #expect(outcome.problems.first?.frame == 2)
+        #expect(outcome.problems.first?.offset == Int64(header.count + first.count))
+    }
+}
+
+/// What the tracker keeps per connection is capped, whatever the records claim.
+struct TrackerLimitTests {
+    /// An L2CAP frame claiming 65,535 bytes is collected to exactly that; continuations after it
+    /// find no frame to join.
+    @Test func `L2CAP reassembly stops at the frame's length`() {
+        // Start fragment: ACL header (handle 0x0040, start), then L2CAP length 0xFFFF on CID 0x0040.
+        var records: [(Direction, RecordKind, [UInt8])] = [(.received, .acl, [0x40, 0x20, 0x04, 0x00, 0xFF, 0xFF, 0x40, 0x00])]
+        // Continuation fragments: 65 of 1,000 bytes and one of 535 carry the 65,535, then 4 more.
+        let continuation: [UInt8] = [0x40, 0x10, 0xE8, 0x03] + [UInt8](repeating: 0xAB, count: 1000)
+        records += Array(repeating: (.received, .acl, continuation), count: 65)
+        records.append((.received, .acl, [0x40, 0x10, 0x17, 0x02] + [UInt8](repeating: 0xCD, count: 535)))
+        records += Array(repeating: (.received, .acl, continuation), count: 4)
+        let events = Pipeline.run(numbered(records)).events
+        let frames = events.compactMap { if case .l2cap(let l) = $0.body { l } else { nil } }
+        #expect(frames.map(\.data.count) == [65_535])
+        #expect(frames.first?.channel == 0x0040)
+        #expect(diagnosticIDs(events) == Array(repeating: "acl.continuation_without_start", count: 4))
+    }
+
+    /// Fragments that carry a maximal frame and more are dropped as one oversized frame: the
+    /// buffer is emptied at 65,539 bytes, whatever the fragments go on to claim.
+    @Test func `L2CAP reassembly drops a frame whose fragments pass 65,539 bytes`() {
+        var records: [(Direction, RecordKind, [UInt8])] = [(.received, .acl, [0x40, 0x20, 0x04, 0x00, 0xFF, 0xFF, 0x40, 0x00])]
+        let continuation: [UInt8] = [0x40, 0x10, 0xE8, 0x03] + [UInt8](repeating: 0xAB, count: 1000)
+        records += Array(repeating: (.received, .acl, continuation), count: 70)
+        let events = Pipeline.run(numbered(records)).events
+        #expect(events.allSatisfy { if case .l2cap = $0.body { false } else { true } })
+        #expect(diagnosticIDs(events) == ["acl.oversized_frame"] + Array(repeating: "acl.continuation_without_start", count: 4))
+    }
+
+    /// A long read continued past the 512-byte ATT maximum keeps 512 bytes and says so.
+    @Test func `a long read keeps at most 512 bytes`() {
+        var records: [(Direction, RecordKind, [UInt8])] = [
+            // Read Request, handle 0x000E; Read Response of 22 bytes (a full MTU of 23).
+            (.sent, .acl, ACL.att([0x0A, 0x0E, 0x00])),
+            (.received, .acl, ACL.att([0x0B] + [UInt8](repeating: 0, count: 22))),
+        ]
+        for part in 1...40 {
+            // Read Blob Request at the offset read so far, and a full Read Blob Response.
+            let offset = UInt16(part * 22)
+            records.append((.sent, .acl, ACL.att([0x0C, 0x0E, 0x00, UInt8(offset & 0xFF), UInt8(offset >> 8)])))
+            records.append((.received, .acl, ACL.att([0x0D] + [UInt8](repeating: UInt8(part), count: 22))))
+        }
+        // Something else ends the long read.
+        records.append((.sent, .acl, ACL.att([0x0A, 0x10, 0x00])))
+        let events = Pipeline.run(numbered(records)).events
+        let long = attEvents(events).filter { $0.kind == .readLong }
+        #expect(long.count == 1)
+        // 23 parts fit in 512 bytes (22 each is 506); the 24th is reported and dropped, and the
+        // next Read Blob (at an offset past what was kept) starts no continuation.
+        #expect(long.first?.value?.count == 506)
+        #expect(long.first?.requestFrame == 2)
+        #expect(diagnosticIDs(events).filter { $0 == "att.value_too_long" }.count == 1)
+    }
+
+    /// Prepared writes: at most 256 parts are kept per side, and an executed value stops at 512 bytes.
+    @Test func `prepared writes keep at most 256 parts and 512 bytes`() {
+        var records: [(Direction, RecordKind, [UInt8])] = []
+        for part in 0..<300 {
+            // Prepare Write Request for handle 0x0010 at offset part × 18, 18 bytes; and its response.
+            let offset = UInt16(part * 18)
+            let pdu = [0x16, 0x10, 0x00, UInt8(offset & 0xFF), UInt8(offset >> 8)] + [UInt8](repeating: 7, count: 18)
+            records.append((.sent, .acl, ACL.att(pdu)))
+            records.append((.received, .acl, ACL.att([0x17] + pdu.dropFirst())))
+        }
+        // Execute Write Request (flags 1: write) and its response.
+        records.append((.sent, .acl, ACL.att([0x18, 0x01])))
+        records.append((.received, .acl, ACL.att([0x19])))
+        let events = Pipeline.run(numbered(records)).events
+        let written = attEvents(events).filter { $0.kind == .writeLong }
+        #expect(written.count == 1)
+        // Parts at offsets 0…486 fit in 512 bytes: 28 of them, ending at 504.
+        #expect(written.first?.value?.count == 504)
+        // The other 228 kept parts (of 256) pass the maximum and are reported.
+        #expect(diagnosticIDs(events).filter { $0 == "att.value_too_long" }.count == 256 - 28)
+    }
+
+    /// Extended advertising data in fragments stops at 1,650 bytes (Core v5.4, Vol 4, Part E, §7.8.54).
+    @Test func `extended advertising fragments stop at 1,650 bytes`() {
+        func report(status: UInt8, data: [UInt8]) -> [UInt8] {
+            // LE Extended Advertising Report: one report, event type with data status bits 5-6,
+            // random address, PHYs, SID 1, TX power and RSSI unknown, no periodic interval or
+            // direct address, then the data.
+            let body: [UInt8] =
+                [0x0D, 0x01, status << 5, 0x00, 0x01, 0x01, 0x02, 0x03, 0x04, 0x05, 0xC6, 0x01, 0x00, 0x01, 0x7F, 0x7F, 0x00, 0x00]
+                + [0x00, 0, 0, 0, 0, 0, 0] + [UInt8(data.count)] + data
+            return [0x3E, UInt8(body.count)] + body
+        }
+        let fragment = [UInt8](repeating: 0x00, count: 200)
+        var records: [(Direction, RecordKind, [UInt8])] = Array(
+            repeating: (.received, .event, report(status: 1, data: fragment)), count: 9)
+        records.append((.received, .event, report(status: 0, data: [0x02, 0x01, 0x06])))
+        let events = Pipeline.run(numbered(records)).events
+        // 9 × 200 bytes pass 1,650 at the ninth: dropped with one diagnostic; the last report stands alone.
+        #expect(diagnosticIDs(events) == ["adv.oversized_fragments"])
+        let adverts = events.compactMap { if case .advertisement(let a) = $0.body { a } else { nil } }
+        #expect(adverts.map(\.data.bytes) == [[0x02, 0x01, 0x06]])
+    }
+}
+
+/// Counts and lengths in layouts, and JSON nesting.
+struct LayoutAndJSONLimitTests {
+    static func layout(_ fields: String) throws -> Layout {
+        try Layout.parse(bytes: Array(#"{"id": "t", "match": {"company": 1}, "fields": [\#(fields)]}"#.utf8), name: "t.json")
+    }
+
+    @Test func `a repeat count read from the payload is at most 512`() throws {
+        let layout = try Self.layout(#"{"name": "n", "type": "u16"}, {"name": "v", "type": "u8", "repeat": "n"}"#)
+        let outcome = layout.decode(bytes: [0x01, 0x02] + [UInt8](repeating: 0, count: 513))
+        #expect(outcome == .error(DecodeError(.badValue("count 513 is out of range (0…512)"), at: 2, field: "v")))
+        let fits = layout.decode(bytes: [0x00, 0x02] + [UInt8](repeating: 0, count: 512))
+        guard case .fields(let fields) = fits, case .list(let list) = fields["v"] else {
+            Issue.record("\(fits)")
+            return
+        }
+        #expect(list.count == 512)
+    }
+
+    @Test func `a repeat count that claims more than the payload holds is a truncation, not an allocation`() throws {
+        let layout = try Self.layout(#"{"name": "n", "type": "u16"}, {"name": "v", "type": "u64", "repeat": "n"}"#)
+        #expect(
+            layout.decode(bytes: [0x00, 0x02, 0x01])
+                == .error(DecodeError(.truncated(needed: 4096, available: 1), at: 2, field: "v")))
+    }
+
+    @Test func `a data length read from the payload is at most 65,535`() throws {
+        let layout = try Self.layout(#"{"name": "n", "type": "u32"}, {"name": "b", "type": "bytes", "length": "n"}"#)
+        #expect(
+            layout.decode(bytes: [0x00, 0x00, 0x01, 0x00, 0x00])
+                == .error(DecodeError(.badValue("length 65536 is out of range"), at: 4, field: "b")))
+    }
+
+    @Test(arguments: [("0", "repeat 0 is out of range (1…512)"), ("513", "repeat 513 is out of range (1…512)")])
+    func `a fixed repeat count outside 1…512 is a lint error`(count: String, message: String) {
+        let error = #expect(throws: LayoutLoadError.self) {
+            try Self.layout(#"{"name": "v", "type": "u8", "repeat": \#(count)}"#)
+        }
+        #expect(error?.issues.map(\.message) == [message])
+    }
+
+    @Test func `JSON nesting stops at 256 levels`() throws {
+        let deepest = String(repeating: "[", count: 256) + String(repeating: "]", count: 256)
+        #expect(throws: Never.self) { try JSONValue.parse(deepest) }
+        let tooDeep = String(repeating: "[", count: 257) + String(repeating: "]", count: 257)
+        let error = #expect(throws: JSONParseError.self) { try JSONValue.parse(tooDeep) }
+        #expect(error?.message == "nesting deeper than 256 levels")
+        #expect(error?.column == 257)
+    }
+
+    @Test func `a million opening brackets are refused without exhausting the stack`() {
+        let text = String(repeating: "[{\"a\":", count: 500_000)
+        let error = #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
+        #expect(error?.message == "nesting deeper than 256 levels")
+    }
+
+    @Test func `a deeply nested layout is refused with a located issue`() {
+        let fields = String(repeating: #"{"switch": "k", "cases": {"1": ["#, count: 200)
+        let json = #"{"id": "t", "match": {"company": 1}, "fields": [\#(fields)"#
+        let error = #expect(throws: LayoutLoadError.self) { try Layout.parse(bytes: Array(json.utf8), name: "t.json") }
+        #expect(error?.issues.first?.message.contains("nesting deeper than 256 levels") == true, "\(error?.issues ?? [])")
+    }
+}
