@@ -127,7 +127,9 @@ extension Tracker {
         connection.local = indication.initiator
         let air = AirConnection(connection: connection, accessAddress: indication.accessAddress)
         air.crcInit = indication.crcInit
-        airConnections[indication.accessAddress] = air
+        if airConnections[indication.accessAddress] != nil || hasRoom(airConnections.count, layer: "ll") {
+            airConnections[indication.accessAddress] = air
+        }
         push(
             .connect(
                 Connect(
@@ -146,7 +148,7 @@ extension Tracker {
             let connection = Connection(id: nextAirConnectionID, adapter: adapter)
             nextAirConnectionID &+= 1
             air = AirConnection(connection: connection, accessAddress: packet.accessAddress)
-            airConnections[packet.accessAddress] = air
+            if hasRoom(airConnections.count, layer: "ll") { airConnections[packet.accessAddress] = air }
             diagnose(
                 "ll", "ll.connection_without_connect_ind",
                 "data on access address 0x\(String(packet.accessAddress, radix: 16)) with no CONNECT_IND seen; followed as connection \(connection.id)",

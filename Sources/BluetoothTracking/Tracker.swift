@@ -39,6 +39,12 @@ public final class Tracker {
     var extendedFragments: [ExtendedFragmentKey: ExtendedFragment] = [:]
     var airConnections: [UInt32: AirConnection] = [:]
     var nextAirConnectionID: UInt16 = 1
+    /// Set once the connection table has been full (reported once).
+    var reportedFullTable = false
+
+    /// Connections followed at once, over HCI and on air each. A capture of random handles or
+    /// access addresses would otherwise grow memory by a connection's state per few bytes read.
+    static let maximumConnections = 1024
 
     // The outbox: events wait here while an earlier one is held for a decision.
     var outbox: [Event] = []
@@ -182,8 +188,21 @@ public final class Tracker {
         if let existing = connections[key] { return existing }
         let created = Connection(id: handle, adapter: adapter)
         created.local = localAddresses[adapter]
-        connections[key] = created
+        if hasRoom(connections.count) { connections[key] = created }
         return created
+    }
+
+    /// Whether a table of `count` connections may take one more; reports the first time it may not.
+    /// A connection that is not kept is still decoded, packet by packet, without its state.
+    func hasRoom(_ count: Int, layer: StaticString = "hci") -> Bool {
+        guard count >= Self.maximumConnections else { return true }
+        if !reportedFullTable {
+            reportedFullTable = true
+            diagnose(
+                layer, "tracker.too_many_connections",
+                "more than \(Self.maximumConnections) connections at once: further ones are decoded without their state")
+        }
+        return false
     }
 
     /// Ends a connection: decides its held events and keeps what it learned for later connections.

@@ -176,6 +176,40 @@ struct TrackerLimitTests {
         let adverts = events.compactMap { if case .advertisement(let a) = $0.body { a } else { nil } }
         #expect(adverts.map(\.data.bytes) == [[0x02, 0x01, 0x06]])
     }
+
+    /// Found by measuring the tracker fed random handles: each new (adapter, handle) pair kept about
+    /// a kilobyte of connection state, so a capture of five-byte ACL packets on ever new handles
+    /// grew memory some thirty times faster than it was read. At most 1,024 are kept.
+    @Test func `the connection table keeps at most 1,024 connections`() {
+        // 1,100 ACL start fragments, each on its own (adapter, handle), carrying the first 2 bytes
+        // of an L2CAP frame; then a continuation for each of the first and the last handle.
+        var records: [(Direction, RecordKind, [UInt8])] = (0..<1100).map { _ in (.received, .acl, [0x40, 0x20, 0x02, 0x00, 0x05, 0x00]) }
+        records.append((.received, .acl, [0x40, 0x10, 0x07, 0x00, 0x04, 0x00, 0x1B, 0x10, 0x00, 0x01, 0x02]))
+        records.append((.received, .acl, [0x40, 0x10, 0x07, 0x00, 0x04, 0x00, 0x1B, 0x10, 0x00, 0x01, 0x02]))
+        let adapters: (Int) -> UInt16 = { index in index < 1100 ? UInt16(index) : index == 1100 ? 0 : 1099 }
+        let events = Pipeline.run(numbered(records, adapter: adapters)).events
+        let ids = diagnosticIDs(events)
+        #expect(ids.filter { $0 == "tracker.too_many_connections" }.count == 1)
+        #expect(events.first { if case .diagnostic(let d) = $0.body { "\(d.id)" == "tracker.too_many_connections" } else { false } }?.frame == 1025)
+        // The first connection kept its half frame and completes it; the last one was not kept.
+        #expect(attEvents(events).map(\.handle) == [0x0010])
+        #expect(ids.last == "acl.continuation_without_start")
+    }
+
+    @Test func `access addresses beyond 1,024 are followed without state`() {
+        // LE link layer data PDUs (DLT 251) on 1,100 access addresses: LLID 2 with an ATT notification.
+        let records = (0..<1100).map { index in
+            let aa = UInt32(0x1000_0000 + index)
+            return StoredRecord(
+                frame: index + 1, timestamp: 1_700_000_000_000_000 + Int64(index) * 10_000, direction: .unknown,
+                kind: .linkLayer, linkType: .leLL,
+                payload: [UInt8(aa & 0xFF), UInt8(aa >> 8 & 0xFF), UInt8(aa >> 16 & 0xFF), UInt8(aa >> 24), 0x02, 0x08]
+                    + [0x04, 0x00, 0x04, 0x00, 0x1B, 0x10, 0x00, 0x01])
+        }
+        let events = Pipeline.run(records).events
+        #expect(attEvents(events).count == 1100)
+        #expect(diagnosticIDs(events).filter { $0 == "tracker.too_many_connections" }.count == 1)
+    }
 }
 
 /// Counts and lengths in layouts, and JSON nesting.
