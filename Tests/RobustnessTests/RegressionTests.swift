@@ -34,6 +34,22 @@ struct CaptureRegressionTests {
         #expect(problem.skippedBytes == nil)
     }
 
+    /// Found by the mutation sweep: PacketLogger has no magic, so a file is recognised by its first
+    /// five records; one damaged among them made the whole file "not a capture", losing the
+    /// records before it.
+    @Test func `a PacketLogger file damaged in its third record keeps the two before it`() throws {
+        var bytes = PacketLoggerFile.sample(count: 8)
+        let third = 18 + 19  // two records: 12-byte header, type, 5 then 6 bytes of packet
+        bytes[third + 3] = 0xFF  // record length 0xFF000015: more than any record
+        let outcome = try #require(readCapture(bytes))
+        #expect(outcome.records.map(\.frame) == [1, 2] + Array(4...8))
+        #expect(outcome.problems.map(\.frame) == [3])
+        #expect(outcome.problems.first?.offset == Int64(third))
+        // A file whose first record is implausible is still not taken for PacketLogger.
+        bytes[3] = 0xFF
+        #expect(readCapture(bytes) == nil)
+    }
+
     @Test(arguments: Regressions.files("pklg") + Regressions.files("pcap") + Regressions.files("btsnoop"))
     func `every kept crash input reads to its end`(path: String) throws {
         let bytes = try #require(TestPaths.readFile(path))
