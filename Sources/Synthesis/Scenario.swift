@@ -135,6 +135,8 @@ extension Scenario {
 struct ScenarioParser {
     let reader: ScenarioReader
     let context: ScenarioContext
+    /// Connection handles 0x040…0xEFF.
+    static let maximumConnections = 0xEFF - 0x040 + 1
 
     func fail(_ path: String, _ message: String) -> ScenarioError { reader.error(path, message) }
 
@@ -214,6 +216,10 @@ struct ScenarioParser {
         var devices: [DeviceSpec] = []
         for (i, device) in list.enumerated() {
             devices.append(try self.device(device, at: "$.devices[\(i)]", duration: duration, controller: controller))
+        }
+        // Each connection gets its own HCI handle from 0x040 up; handles end at 0xEFF.
+        if devices.reduce(0, { $0 + $1.connections.count }) > Self.maximumConnections {
+            throw fail("$.devices", "more than \(Self.maximumConnections) connections: HCI handles run out at 0xEFF")
         }
         return Scenario(
             name: root["name"]?.string ?? reader.file, seed: UInt64(bitPattern: root["seed"]?.int64 ?? 1),

@@ -319,3 +319,24 @@ extension ScenarioRegressionTests {
         #expect(values.allSatisfy { $0 == .min || $0 == .max })
     }
 }
+
+extension ScenarioRegressionTests {
+    static func scenario(connections: Int) -> [UInt8] {
+        let list = (0..<connections).map { #"{"at_s": \#(1 + Double($0) / 10_000), "duration_s": 0.001}"# }
+        return Array(
+            #"{"duration_s": 10, "devices": [{"address": "C2:6B:30:F9:0E:C7", "connections": [\#(list.joined(separator: ","))]}]}"#
+                .utf8)
+    }
+
+    /// Each connection is given the next HCI handle from 0x040 on, as a UInt16: a scenario with
+    /// 65,473 connections trapped, and past 0xEFF the handles no longer fit the ACL header's 12 bits.
+    @Test func `a scenario with more connections than HCI handles is an error`() throws {
+        let error = #expect(throws: ScenarioError.self) {
+            try Scenario.parse(bytes: Self.scenario(connections: 3777), name: "s.json", directory: ".")
+        }
+        #expect(error?.path == "$.devices")
+        #expect(error?.message == "more than 3776 connections: HCI handles run out at 0xEFF")
+        let most = try Scenario.parse(bytes: Self.scenario(connections: 3776), name: "s.json", directory: ".")
+        #expect(try Synthesizer(most).run(limit: 20) { _ in } == 20)
+    }
+}
