@@ -274,3 +274,67 @@ struct LayoutAndJSONLimitTests {
         #expect(error?.issues.first?.message.contains("nesting deeper than 256 levels") == true, "\(error?.issues ?? [])")
     }
 }
+
+/// Discovery responses listing thousands of made-up services or characteristics.
+struct DiscoveryLimitTests {
+    /// An ATT PDU as ACL fragments of 1,000 bytes (one L2CAP frame, reassembled by the tracker).
+    static func fragments(_ pdu: [UInt8], _ direction: Direction) -> [(Direction, RecordKind, [UInt8])] {
+        let l2cap = [UInt8(pdu.count & 0xFF), UInt8(pdu.count >> 8), 0x04, 0x00] + pdu
+        return Swift.stride(from: 0, to: l2cap.count, by: 1000).map { index in
+            let part = Array(l2cap[index..<min(index + 1000, l2cap.count)])
+            return (direction, .acl, [0x40, index == 0 ? 0x20 : 0x10, UInt8(part.count & 0xFF), UInt8(part.count >> 8)] + part)
+        }
+    }
+
+    /// HCI LE Connection Complete: handle 0x0040, central, peer C2:6B:30:F9:0E:C7 (public).
+    static let connected: (Direction, RecordKind, [UInt8]) = (
+        .received, .event,
+        [0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x00, 0xC7, 0x0E, 0xF9, 0x30, 0x6B, 0xC2, 0x18, 0x00, 0x00, 0x00, 0xC8, 0x00, 0x00]
+    )
+
+    /// The database learned from the peer, and how long the tracker took.
+    static func learn(_ records: [(Direction, RecordKind, [UInt8])]) -> (GATTDatabase?, seconds: Double) {
+        let tracker = Tracker()
+        let start = monotonicMicroseconds()
+        for record in numbered([connected] + records) { record.withRecord { tracker.consume($0) { _ in } } }
+        tracker.finish { _ in }
+        let seconds = Double(monotonicMicroseconds() - start) / 1e6
+        return (tracker.learnedDatabases.values.first, seconds)
+    }
+
+    /// Found by measuring: each service found was added by removing any with its start handle and
+    /// sorting them all again, so a response of 10,000 services took seconds, and every later
+    /// response as long. Services are found by binary search now, and at most 4,096 kept.
+    @Test(arguments: [false, true])
+    func `primary service discovery of 10,000 services is quick and keeps 4,096`(descending: Bool) {
+        // Read By Group Type Request for primary services (0x2800) over every handle.
+        var records: [(Direction, RecordKind, [UInt8])] = [(.sent, .acl, ACL.att([0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28]))]
+        // Read By Group Type Response: entries of 6 bytes (start, end, 16-bit UUID 0x180F).
+        var pdu: [UInt8] = [0x11, 6]
+        for i in 0..<10_000 {
+            let start = UInt16(descending ? 0xFFF0 - i * 2 : 1 + i * 2)
+            pdu += [UInt8(start & 0xFF), UInt8(start >> 8), UInt8((start + 1) & 0xFF), UInt8((start + 1) >> 8), 0x0F, 0x18]
+        }
+        records += Self.fragments(pdu, .received)
+        let (database, seconds) = Self.learn(records)
+        #expect(database?.services.count == GATTDatabase.maximumEntries)
+        #expect(database?.services.map(\.start) == database?.services.map(\.start).sorted())
+        #expect(seconds < 2, "\(seconds) s")
+    }
+
+    @Test func `characteristic discovery of 9,000 characteristics is quick and keeps 4,096`() {
+        // Read By Type Request for characteristic declarations (0x2803).
+        var records: [(Direction, RecordKind, [UInt8])] = [(.sent, .acl, ACL.att([0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28]))]
+        // Read By Type Response: entries of 7 bytes (declaration handle, properties, value handle, 16-bit UUID).
+        var pdu: [UInt8] = [0x09, 7]
+        for i in 0..<9000 {
+            let declaration = UInt16(1 + i * 2)
+            let value = declaration + 1
+            pdu += [UInt8(declaration & 0xFF), UInt8(declaration >> 8), 0x10, UInt8(value & 0xFF), UInt8(value >> 8), 0x37, 0x2A]
+        }
+        records += Self.fragments(pdu, .received)
+        let (database, seconds) = Self.learn(records)
+        #expect(database?.characteristics.count == GATTDatabase.maximumEntries)
+        #expect(seconds < 2, "\(seconds) s")
+    }
+}
