@@ -209,7 +209,10 @@ public final class ReadingsPipeline {
 
     private func expireDuplicates(now: Int64) {
         guard !pendingDuplicates.isEmpty else { return }
-        for (key, index) in pendingDuplicates where now - output.lastSeen(index) > Self.duplicateWindow {
+        for (key, index) in pendingDuplicates {
+            // A damaged capture's timestamps can be further apart than Int64 holds: that is a long wait.
+            let (waited, overflow) = now.subtractingReportingOverflow(output.lastSeen(index))
+            guard overflow || waited > Self.duplicateWindow else { continue }
             output.release(index)
             pendingDuplicates[key] = nil
         }

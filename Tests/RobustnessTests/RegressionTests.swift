@@ -340,3 +340,41 @@ extension ScenarioRegressionTests {
         #expect(try Synthesizer(most).run(limit: 20) { _ in } == 20)
     }
 }
+
+/// HCI LE Advertising Reports carrying EnvSensor manufacturer data (company 0xFFFF), whose readings
+/// the pipeline de-duplicates by nonce.
+enum EnvSensorAdvert {
+    /// An advertising report from C6:05:04:03:`high`:`low` (random) with the payload of the
+    /// EnvSensor decoder's tests and the given nonce.
+    static func event(low: UInt8, high: UInt8 = 0x02, nonce: UInt16 = 0x1234) -> [UInt8] {
+        let payload: [UInt8] =
+            [0xFF, 0xFF, UInt8(nonce & 0xFF), UInt8(nonce >> 8)]
+            + [0x29, 0x09, 0x9A, 0x15, 0x94, 0x27, 0x00, 0x00, 0x4A, 0x01, 0x2E, 0xFB, 0xFF, 0xFF]
+        let ad: [UInt8] = [UInt8(payload.count + 1), 0xFF] + payload
+        // Subevent 0x02, one report, ADV_IND, random address, the address, data, RSSI -60.
+        let body: [UInt8] = [0x02, 0x01, 0x00, 0x01, low, high, 0x03, 0x04, 0x05, 0xC6, UInt8(ad.count)] + ad + [0xC4]
+        return [0x3E, UInt8(body.count)] + body
+    }
+}
+
+extension TimestampRegressionTests {
+    /// A reading de-duplicated by its nonce waits ten seconds of capture time for more copies;
+    /// measuring those seconds overflowed when the next event was stamped far before it.
+    @Test func `a held reading is released when the next event is stamped far away`() {
+        let records = [(Int64.max, UInt8(1)), (.min, 2)].enumerated().map { index, entry in
+            StoredRecord(
+                frame: index + 1, timestamp: entry.0, direction: .received, kind: .event,
+                payload: EnvSensorAdvert.event(low: entry.1))
+        }
+        let tracker = Tracker()
+        let readings = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn()))
+        var frames: [Int] = []
+        for record in records {
+            record.withRecord { tracker.consume($0) { readings.consume($0) { frames.append($0.frame) } } }
+        }
+        // The first reading is released by the second event's far-away time, before the end.
+        #expect(frames == [1])
+        readings.finish { frames.append($0.frame) }
+        #expect(frames == [1, 2])
+    }
+}
