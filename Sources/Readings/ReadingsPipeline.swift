@@ -183,6 +183,11 @@ public final class ReadingsPipeline {
 
     /// How long a de-duplicated reading waits for more copies after the last one (capture time).
     static let duplicateWindow: Int64 = 10_000_000
+    /// Readings held for repeats at once, and readings that may wait behind them. A capture whose
+    /// time does not move on (or moves back) would otherwise keep every reading of every new
+    /// device in memory to the end, and each event would look through all that are held.
+    static let maximumHeld = 512
+    static let maximumWaiting = 20_000
 
     private func deliver(_ reading: Reading) {
         guard !options.allRepeats, let decoder = reading.decoder, let names = options.deduplicate[decoder],
@@ -209,10 +214,11 @@ public final class ReadingsPipeline {
 
     private func expireDuplicates(now: Int64) {
         guard !pendingDuplicates.isEmpty else { return }
+        let crowded = pendingDuplicates.count > Self.maximumHeld || output.waiting > Self.maximumWaiting
         for (key, index) in pendingDuplicates {
             // A damaged capture's timestamps can be further apart than Int64 holds: that is a long wait.
             let (waited, overflow) = now.subtractingReportingOverflow(output.lastSeen(index))
-            guard overflow || waited > Self.duplicateWindow else { continue }
+            guard crowded || overflow || waited > Self.duplicateWindow else { continue }
             output.release(index)
             pendingDuplicates[key] = nil
         }
@@ -234,6 +240,9 @@ struct ReadingOutbox {
         lastSeenAt.append(reading.timestamp)
         return base + items.count - 1
     }
+
+    /// Readings not handed over yet.
+    var waiting: Int { items.count - start }
 
     mutating func countRepeat(_ index: Int, at timestamp: Int64) {
         let i = index - base

@@ -3,6 +3,7 @@ import ByteReading
 import CaptureFiles
 import JSON
 import Layouts
+import Readings
 import PayloadDecoders
 import Testing
 import TestSupport
@@ -336,5 +337,59 @@ struct DiscoveryLimitTests {
         let (database, seconds) = Self.learn(records)
         #expect(database?.characteristics.count == GATTDatabase.maximumEntries)
         #expect(seconds < 2, "\(seconds) s")
+    }
+}
+
+struct ReadingLimitTests {
+    /// Feeds the tracker and the readings pipeline; returns the record whose arrival first handed
+    /// readings over, how many were handed over before the end, and how many in all.
+    static func run(_ payloads: [[UInt8]]) -> (firstHandedOverAt: Int?, beforeFinish: Int, all: Int) {
+        let tracker = Tracker()
+        let readings = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn()))
+        var handedOver = 0
+        var firstAt: Int?
+        for (index, payload) in payloads.enumerated() {
+            // Every record at the same microsecond: capture time never moves on.
+            let record = StoredRecord(
+                frame: index + 1, timestamp: 1_700_000_000_000_000, direction: .received, kind: .event, payload: payload)
+            record.withRecord {
+                tracker.consume($0) {
+                    readings.consume($0) { _ in
+                        handedOver += 1
+                        if firstAt == nil { firstAt = index + 1 }
+                    }
+                }
+            }
+        }
+        let before = handedOver
+        readings.finish { _ in handedOver += 1 }
+        return (firstAt, before, handedOver)
+    }
+
+    /// Found by feeding the readings pipeline adverts from ever new devices at one timestamp: each
+    /// device's first reading is held ten seconds of capture time for repeats, so a capture whose
+    /// time never moved on kept them all to the end, and every event looked through all of them
+    /// (60,000 devices took minutes). At most 512 are held; past that they are decided.
+    @Test func `at most 512 readings are held for repeats`() {
+        let adverts = (0..<600).map { EnvSensorAdvert.event(low: UInt8($0 & 0xFF), high: UInt8($0 >> 8)) }
+        let counts = Self.run(adverts)
+        // The 513th held reading decides all of them; the other 87 wait for the end.
+        #expect(counts.firstHandedOverAt == 513)
+        #expect(counts.beforeFinish == 513)
+        #expect(counts.all == 600)
+    }
+
+    /// Readings that are not held (an iBeacon's) still wait behind a held one, to keep frame
+    /// order: at most 20,000 of them.
+    @Test func `at most 20,000 readings wait behind a held one`() {
+        // Apple iBeacon: company 0x004C, type 0x02, length 0x15, UUID, major, minor, TX power.
+        let beacon: [UInt8] = [0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + [UInt8](repeating: 0xE2, count: 16) + [0, 1, 0, 2, 0xC5]
+        let body: [UInt8] = [0x02, 0x01, 0x03, 0x01, 0x11, 0x22, 0x33, 0x44, 0x55, 0xC6, UInt8(beacon.count)] + beacon + [0xC4]
+        let counts = Self.run([EnvSensorAdvert.event(low: 0)] + Array(repeating: [0x3E, UInt8(body.count)] + body, count: 20_100))
+        // The first readings are handed over when 20,001 wait (the held one and 20,000 beacons
+        // behind it); after that nothing is held and every beacon goes straight through.
+        #expect(counts.firstHandedOverAt == 20_001)
+        #expect(counts.beforeFinish == 20_101)
+        #expect(counts.all == 20_101)
     }
 }
