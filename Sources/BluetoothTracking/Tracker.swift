@@ -127,6 +127,14 @@ public final class Tracker {
         statistics.events += 1
     }
 
+    /// A diagnostic found outside the tracker (a damaged record the reader skipped), queued behind
+    /// any event still held for a decision so that the stream stays in capture order.
+    func report(_ diagnostic: Diagnostic, frame: Int, timestamp: Int64, _ emit: (Event) -> Void) {
+        outbox.append(Event(frame: frame, timestamp: timestamp, body: .diagnostic(diagnostic)))
+        outboxHeld.append(false)
+        drain(emit)
+    }
+
     /// Absolute index the next pushed event will get.
     var nextOutboxIndex: Int { outboxBase + outbox.count }
 

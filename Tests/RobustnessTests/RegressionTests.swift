@@ -378,3 +378,26 @@ extension TimestampRegressionTests {
         #expect(frames == [1, 2])
     }
 }
+
+struct EventOrderRegressionTests {
+    /// Found while sweeping damaged captures through the event stream: the reader's report of a
+    /// damaged record went straight to the output, ahead of a Read Response the tracker still
+    /// held (to see whether a Read Blob continues it), so frame 3 came out before frame 2.
+    @Test func `a damaged record's diagnostic keeps its place behind a held event`() throws {
+        let records = [
+            // Read Request for handle 0x000E; a full Read Response (held); two more Read Requests.
+            StoredRecord(timestamp: 1_000, direction: .sent, kind: .acl, payload: ACL.att([0x0A, 0x0E, 0x00])),
+            StoredRecord(
+                timestamp: 2_000, direction: .received, kind: .acl, payload: ACL.att([0x0B] + [UInt8](repeating: 0x41, count: 22))),
+            StoredRecord(timestamp: 3_000, direction: .sent, kind: .acl, payload: ACL.att([0x0A, 0x10, 0x00])),
+            StoredRecord(timestamp: 4_000, direction: .sent, kind: .acl, payload: ACL.att([0x0A, 0x10, 0x00])),
+        ]
+        var bytes = try CaptureFactory.capture(.btsnoop(.btsnoopUART), records)
+        // The third record: after the file header and two records of 24 + 1 + 11 and 24 + 1 + 31 bytes.
+        let third = 16 + 36 + 56
+        bytes[third + 4] = 0x7F  // included length 0x7F00000F
+        var events: [String] = []
+        EventStream.read(try CaptureReader(bytes: bytes)) { events.append("\($0.frame) \($0.type.rawValue)") }
+        #expect(events == ["1 att", "2 att", "3 diagnostic", "4 att"])
+    }
+}
