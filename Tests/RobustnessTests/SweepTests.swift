@@ -262,10 +262,13 @@ struct MutationSweepTests {
                 #expect(outcome.problems.allSatisfy { $0.offset >= first }, "\(context): \(outcome.problems)")
             }
             #expect(outcome.problems.allSatisfy { $0.offset >= 0 && $0.offset <= Int64(damaged.count) }, "\(context)")
-            // Every tenth mutant also goes through the tracker: damage becomes diagnostics, not a stop.
+            // Every tenth mutant also goes through the tracker: damage becomes diagnostics, not a
+            // stop, and the events stay in capture order.
             if index % 10 == 0, let reader = try? CaptureReader(bytes: damaged) {
-                let statistics = EventStream.read(reader) { _ in }
+                var frames: [Int] = []
+                let statistics = EventStream.read(reader) { frames.append($0.frame) }
                 #expect(statistics.records >= kept, "\(context)")
+                #expect(frames == frames.sorted(), "\(context): events out of frame order")
             }
         }
         Bounds.check(start, original.name)
