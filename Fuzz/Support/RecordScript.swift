@@ -63,7 +63,9 @@ enum RecordScript {
                 entry = [control, UInt8((record.timestamp - last) / 1000)]
             } else {
                 entry = [control | 0x80]
-                for i in 0..<8 { entry.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: record.timestamp) >> (8 * i))) }
+                for i in 0..<8 {
+                    entry.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: record.timestamp) >> (8 * i)))
+                }
             }
             last = record.timestamp
             let payload = record.payload.prefix(0xFFFF)

@@ -9,7 +9,9 @@ import JSON
 private let settings: [DiffSettings] = Alignment.allCases.flatMap { alignment in
     [
         DiffSettings(alignment: alignment),
-        DiffSettings(alignment: alignment, tolerance: 0.5, fieldTolerances: ["fields.temperature_c": 1e300], ignored: ["ts", "addr"]),
+        DiffSettings(
+            alignment: alignment, tolerance: 0.5, fieldTolerances: ["fields.temperature_c": 1e300],
+            ignored: ["ts", "addr"]),
     ]
 }
 

@@ -18,10 +18,13 @@ private let layouts: [Layout] = {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+            names.append(
+                withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
         for name in names.sorted() where name.hasSuffix(".json") {
-            if let layout = try? Layout.load(path: directory + "/" + name, requireParameters: false) { loaded.append(layout) }
+            if let layout = try? Layout.load(path: directory + "/" + name, requireParameters: false) {
+                loaded.append(layout)
+            }
         }
     }
     if loaded.isEmpty { fuzzFailure("no layouts: set BLUETAPE_FUZZ_LAYOUTS (scripts/fuzz does)") }

@@ -20,7 +20,8 @@ private let decoders = DecoderSet(Registry.builtIn())
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
 ) -> Int32 {
     guard let from = getenv("BLUETAPE_FUZZ_SEED_CAPTURES").map({ String(cString: $0) }),
         let to = getenv("BLUETAPE_FUZZ_SEED_OUT").map({ String(cString: $0) })

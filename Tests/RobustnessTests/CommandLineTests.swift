@@ -2,8 +2,8 @@ import BluetapeCLI
 import CaptureFiles
 import JSON
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -39,7 +39,8 @@ final class Scratch: Sendable {
 
     init() {
         TestPaths.writeFile(
-            capture, (try? CaptureFactory.capture(.btsnoop(.btsnoopUART), CaptureFactory.sampleRecords(count: 4))) ?? [])
+            capture, (try? CaptureFactory.capture(.btsnoop(.btsnoopUART), CaptureFactory.sampleRecords(count: 4))) ?? []
+        )
         mkdir(directory + "/dir", 0o755)
         mkfifo(directory + "/fifo", 0o644)
         TestPaths.writeFile(directory + "/unreadable", Array("{}".utf8))
@@ -172,14 +173,19 @@ struct CommandLineUsageTests {
         for option in ["--since", "--until"] {
             let result = run(["events", option, time, scratch.capture])
             #expect(result.code == 2, "\(option) \(time)")
-            #expect(errorLines(result.err) == ["error: '\(time)' is not a time: give seconds from the start (12.5) or an ISO time (2024-03-15T09:30:01Z)"])
+            #expect(
+                errorLines(result.err) == [
+                    "error: '\(time)' is not a time: give seconds from the start (12.5) or an ISO time (2024-03-15T09:30:01Z)"
+                ])
         }
     }
 
     @Test func `time filters inside the calendar still work`() throws {
         let scratch = Scratch()
         // The sample records start at 2024-03-15 09:30:01.151075 UTC, 1.25 ms apart.
-        #expect(run(["events", "--since", "2024-03-15T09:30:01.153Z", scratch.capture]).out.split(separator: "\n").count == 2)
+        #expect(
+            run(["events", "--since", "2024-03-15T09:30:01.153Z", scratch.capture]).out.split(separator: "\n").count
+                == 2)
         #expect(run(["events", "--until", "0.002", scratch.capture]).out.split(separator: "\n").count == 2)
         #expect(run(["events", "--since", "-9e11", scratch.capture]).out.split(separator: "\n").count == 4)
     }
@@ -236,7 +242,8 @@ struct CommandLineInputTests {
         try check(commandLine, input)
     }
 
-    @Test(.enabled(if: !runningAsRoot, "file permissions do not apply to root"), arguments: commandLines.map(\.arguments))
+    @Test(
+        .enabled(if: !runningAsRoot, "file permissions do not apply to root"), arguments: commandLines.map(\.arguments))
     func `an unreadable file is one error line naming it and exit code 3`(commandLine: String) throws {
         try check(commandLine, .unreadable)
     }
@@ -295,9 +302,15 @@ struct CommandLineInputTests {
 
     @Test(arguments: [
         (#"{"uuid": "2a37", "value_handle": 0}"#, "value_handle: expected a handle (1–65535)"),
-        (#"{"uuid": "2a37", "value_handle": 3, "properties": 256}"#, "properties: expected the properties byte (0–255)"),
+        (
+            #"{"uuid": "2a37", "value_handle": 3, "properties": 256}"#,
+            "properties: expected the properties byte (0–255)"
+        ),
         (#"{"uuid": "2a37", "value_handle": 3, "properties": -1}"#, "properties: expected the properties byte (0–255)"),
-        (#"{"uuid": "2a37", "value_handle": 3, "properties": "read"}"#, "properties: expected the properties byte (0–255)"),
+        (
+            #"{"uuid": "2a37", "value_handle": 3, "properties": "read"}"#,
+            "properties: expected the properties byte (0–255)"
+        ),
     ])
     func `a GATT map with an impossible characteristic is one error line and exit code 3`(
         characteristic: String, message: String
@@ -306,7 +319,9 @@ struct CommandLineInputTests {
         let map = scratch.directory + "/map.json"
         TestPaths.writeFile(
             map,
-            Array(#"{"devices": [{"services": [{"uuid": "180d", "start": 1, "characteristics": [\#(characteristic)]}]}]}"#.utf8))
+            Array(
+                #"{"devices": [{"services": [{"uuid": "180d", "start": 1, "characteristics": [\#(characteristic)]}]}]}"#
+                    .utf8))
         let result = run(["events", "--gatt", map, scratch.capture])
         #expect(result.code == 3)
         #expect(errorLines(result.err) == ["error: \(map): $.devices[0].services[0].characteristics[0].\(message)"])

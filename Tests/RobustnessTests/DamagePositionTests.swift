@@ -1,6 +1,6 @@
 import CaptureFiles
-import Testing
 import TestSupport
+import Testing
 
 /// One damaged record in the middle of a capture, in every position: every record before it is
 /// read, the damage is reported with its frame and byte offset, and where the format allows
@@ -30,10 +30,13 @@ struct DamagePositionTests {
         func capture(_ count: Int) throws -> (bytes: [UInt8], offsets: [Int]) {
             let bytes: [UInt8]
             switch self {
-            case .btsnoopUART: bytes = try CaptureFactory.capture(.btsnoop(.btsnoopUART), CaptureFactory.sampleRecords(count: count))
-            case .btsnoopHCI: bytes = try CaptureFactory.capture(.btsnoop(.btsnoopHCI), CaptureFactory.sampleRecords(count: count))
+            case .btsnoopUART:
+                bytes = try CaptureFactory.capture(.btsnoop(.btsnoopUART), CaptureFactory.sampleRecords(count: count))
+            case .btsnoopHCI:
+                bytes = try CaptureFactory.capture(.btsnoop(.btsnoopHCI), CaptureFactory.sampleRecords(count: count))
             case .btsnoopMonitor:
-                bytes = try CaptureFactory.capture(.btsnoop(.btsnoopMonitor), CaptureFactory.sampleRecords(count: count))
+                bytes = try CaptureFactory.capture(
+                    .btsnoop(.btsnoopMonitor), CaptureFactory.sampleRecords(count: count))
             case .packetLogger: bytes = PacketLoggerFile.sample(count: count)
             }
             let outcome = try #require(readCapture(bytes))
@@ -43,17 +46,20 @@ struct DamagePositionTests {
 
         func damage(_ bytes: inout [UInt8], at offset: Int, _ damage: Damage) {
             switch (damage, self) {
-            case (.hugeLength, .packetLogger): bytes.replaceSubrange(offset..<offset + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
+            case (.hugeLength, .packetLogger):
+                bytes.replaceSubrange(offset..<offset + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
             case (.hugeLength, _): bytes.replaceSubrange(offset..<offset + 8, with: [UInt8](repeating: 0xFF, count: 8))
             case (.impossibleFlags, .packetLogger): bytes.replaceSubrange(offset..<offset + 4, with: [0x03, 0, 0, 0])
             // Flags 0x00000100: no btsnoop HCI or UART record has bit 8 set.
             case (.impossibleFlags, .btsnoopUART), (.impossibleFlags, .btsnoopHCI):
                 bytes.replaceSubrange(offset + 8..<offset + 12, with: [0, 0, 0x01, 0x00])
             // Monitor opcode 0xFFFF: above every opcode btmon defines.
-            case (.impossibleFlags, .btsnoopMonitor): bytes.replaceSubrange(offset + 8..<offset + 12, with: [0, 0, 0xFF, 0xFF])
+            case (.impossibleFlags, .btsnoopMonitor):
+                bytes.replaceSubrange(offset + 8..<offset + 12, with: [0, 0, 0xFF, 0xFF])
             case (.garbageHeader, .packetLogger):
                 bytes.replaceSubrange(offset..<offset + 12, with: [UInt8](repeating: 0xFF, count: 12))
-            case (.garbageHeader, _): bytes.replaceSubrange(offset..<offset + 24, with: [UInt8](repeating: 0xFF, count: 24))
+            case (.garbageHeader, _):
+                bytes.replaceSubrange(offset..<offset + 24, with: [UInt8](repeating: 0xFF, count: 24))
             }
         }
     }
@@ -63,7 +69,9 @@ struct DamagePositionTests {
     }
 
     @Test(arguments: cases)
-    func `a damaged record in any position is reported and reading resumes after it`(format: Format, damage: Damage) throws {
+    func `a damaged record in any position is reported and reading resumes after it`(format: Format, damage: Damage)
+        throws
+    {
         let (clean, offsets) = try format.capture(Self.count)
         let original = try #require(readCapture(clean)).records
         for damaged in 0..<Self.count {
@@ -122,7 +130,9 @@ struct DamagePositionTests {
             bytes.replaceSubrange(offset + 8..<offset + 16, with: [UInt8](repeating: 0xFF, count: 8))
             let outcome = try #require(readCapture(bytes))
             #expect(outcome.records.map(\.frame) == Array(1...damaged), "record \(damaged + 1)")
-            for (a, b) in zip(outcome.records, read.records) where !same(a, b) { Issue.record("frame \(b.frame) differs") }
+            for (a, b) in zip(outcome.records, read.records) where !same(a, b) {
+                Issue.record("frame \(b.frame) differs")
+            }
             #expect(outcome.problems.map(\.frame) == [damaged + 1])
             #expect(outcome.problems.map(\.offset) == [Int64(offset)])
         }

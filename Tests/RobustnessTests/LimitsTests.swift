@@ -3,10 +3,10 @@ import ByteReading
 import CaptureFiles
 import JSON
 import Layouts
-import Readings
 import PayloadDecoders
-import Testing
+import Readings
 import TestSupport
+import Testing
 
 /// The diagnostic ids among `events`, in order.
 func diagnosticIDs(_ events: [Event]) -> [String] {
@@ -85,7 +85,9 @@ struct TrackerLimitTests {
     /// find no frame to join.
     @Test func `L2CAP reassembly stops at the frame's length`() {
         // Start fragment: ACL header (handle 0x0040, start), then L2CAP length 0xFFFF on CID 0x0040.
-        var records: [(Direction, RecordKind, [UInt8])] = [(.received, .acl, [0x40, 0x20, 0x04, 0x00, 0xFF, 0xFF, 0x40, 0x00])]
+        var records: [(Direction, RecordKind, [UInt8])] = [
+            (.received, .acl, [0x40, 0x20, 0x04, 0x00, 0xFF, 0xFF, 0x40, 0x00])
+        ]
         // Continuation fragments: 65 of 1,000 bytes and one of 535 carry the 65,535, then 4 more.
         let continuation: [UInt8] = [0x40, 0x10, 0xE8, 0x03] + [UInt8](repeating: 0xAB, count: 1000)
         records += Array(repeating: (.received, .acl, continuation), count: 65)
@@ -101,12 +103,16 @@ struct TrackerLimitTests {
     /// Fragments that carry a maximal frame and more are dropped as one oversized frame: the
     /// buffer is emptied at 65,539 bytes, whatever the fragments go on to claim.
     @Test func `L2CAP reassembly drops a frame whose fragments pass 65,539 bytes`() {
-        var records: [(Direction, RecordKind, [UInt8])] = [(.received, .acl, [0x40, 0x20, 0x04, 0x00, 0xFF, 0xFF, 0x40, 0x00])]
+        var records: [(Direction, RecordKind, [UInt8])] = [
+            (.received, .acl, [0x40, 0x20, 0x04, 0x00, 0xFF, 0xFF, 0x40, 0x00])
+        ]
         let continuation: [UInt8] = [0x40, 0x10, 0xE8, 0x03] + [UInt8](repeating: 0xAB, count: 1000)
         records += Array(repeating: (.received, .acl, continuation), count: 70)
         let events = Pipeline.run(numbered(records)).events
         #expect(events.allSatisfy { if case .l2cap = $0.body { false } else { true } })
-        #expect(diagnosticIDs(events) == ["acl.oversized_frame"] + Array(repeating: "acl.continuation_without_start", count: 4))
+        #expect(
+            diagnosticIDs(events) == ["acl.oversized_frame"]
+                + Array(repeating: "acl.continuation_without_start", count: 4))
     }
 
     /// A long read continued past the 512-byte ATT maximum keeps 512 bytes and says so.
@@ -163,7 +169,10 @@ struct TrackerLimitTests {
             // random address, PHYs, SID 1, TX power and RSSI unknown, no periodic interval or
             // direct address, then the data.
             let body: [UInt8] =
-                [0x0D, 0x01, status << 5, 0x00, 0x01, 0x01, 0x02, 0x03, 0x04, 0x05, 0xC6, 0x01, 0x00, 0x01, 0x7F, 0x7F, 0x00, 0x00]
+                [
+                    0x0D, 0x01, status << 5, 0x00, 0x01, 0x01, 0x02, 0x03, 0x04, 0x05, 0xC6, 0x01, 0x00, 0x01, 0x7F,
+                    0x7F, 0x00, 0x00,
+                ]
                 + [0x00, 0, 0, 0, 0, 0, 0] + [UInt8(data.count)] + data
             return [0x3E, UInt8(body.count)] + body
         }
@@ -184,14 +193,19 @@ struct TrackerLimitTests {
     @Test func `the connection table keeps at most 1,024 connections`() {
         // 1,100 ACL start fragments, each on its own (adapter, handle), carrying the first 2 bytes
         // of an L2CAP frame; then a continuation for each of the first and the last handle.
-        var records: [(Direction, RecordKind, [UInt8])] = (0..<1100).map { _ in (.received, .acl, [0x40, 0x20, 0x02, 0x00, 0x05, 0x00]) }
+        var records: [(Direction, RecordKind, [UInt8])] = (0..<1100).map { _ in
+            (.received, .acl, [0x40, 0x20, 0x02, 0x00, 0x05, 0x00])
+        }
         records.append((.received, .acl, [0x40, 0x10, 0x07, 0x00, 0x04, 0x00, 0x1B, 0x10, 0x00, 0x01, 0x02]))
         records.append((.received, .acl, [0x40, 0x10, 0x07, 0x00, 0x04, 0x00, 0x1B, 0x10, 0x00, 0x01, 0x02]))
         let adapters: (Int) -> UInt16 = { index in index < 1100 ? UInt16(index) : index == 1100 ? 0 : 1099 }
         let events = Pipeline.run(numbered(records, adapter: adapters)).events
         let ids = diagnosticIDs(events)
         #expect(ids.filter { $0 == "tracker.too_many_connections" }.count == 1)
-        #expect(events.first { if case .diagnostic(let d) = $0.body { "\(d.id)" == "tracker.too_many_connections" } else { false } }?.frame == 1025)
+        #expect(
+            events.first {
+                if case .diagnostic(let d) = $0.body { "\(d.id)" == "tracker.too_many_connections" } else { false }
+            }?.frame == 1025)
         // The first connection kept its half frame and completes it; the last one was not kept.
         #expect(attEvents(events).map(\.handle) == [0x0010])
         #expect(ids.last == "acl.continuation_without_start")
@@ -216,7 +230,8 @@ struct TrackerLimitTests {
 /// Counts and lengths in layouts, and JSON nesting.
 struct LayoutAndJSONLimitTests {
     static func layout(_ fields: String) throws -> Layout {
-        try Layout.parse(bytes: Array(#"{"id": "t", "match": {"company": 1}, "fields": [\#(fields)]}"#.utf8), name: "t.json")
+        try Layout.parse(
+            bytes: Array(#"{"id": "t", "match": {"company": 1}, "fields": [\#(fields)]}"#.utf8), name: "t.json")
     }
 
     @Test func `a repeat count read from the payload is at most 512`() throws {
@@ -272,7 +287,8 @@ struct LayoutAndJSONLimitTests {
         let fields = String(repeating: #"{"switch": "k", "cases": {"1": ["#, count: 200)
         let json = #"{"id": "t", "match": {"company": 1}, "fields": [\#(fields)"#
         let error = #expect(throws: LayoutLoadError.self) { try Layout.parse(bytes: Array(json.utf8), name: "t.json") }
-        #expect(error?.issues.first?.message.contains("nesting deeper than 256 levels") == true, "\(error?.issues ?? [])")
+        #expect(
+            error?.issues.first?.message.contains("nesting deeper than 256 levels") == true, "\(error?.issues ?? [])")
     }
 }
 
@@ -283,14 +299,20 @@ struct DiscoveryLimitTests {
         let l2cap = [UInt8(pdu.count & 0xFF), UInt8(pdu.count >> 8), 0x04, 0x00] + pdu
         return Swift.stride(from: 0, to: l2cap.count, by: 1000).map { index in
             let part = Array(l2cap[index..<min(index + 1000, l2cap.count)])
-            return (direction, .acl, [0x40, index == 0 ? 0x20 : 0x10, UInt8(part.count & 0xFF), UInt8(part.count >> 8)] + part)
+            return (
+                direction, .acl,
+                [0x40, index == 0 ? 0x20 : 0x10, UInt8(part.count & 0xFF), UInt8(part.count >> 8)] + part
+            )
         }
     }
 
     /// HCI LE Connection Complete: handle 0x0040, central, peer C2:6B:30:F9:0E:C7 (public).
     static let connected: (Direction, RecordKind, [UInt8]) = (
         .received, .event,
-        [0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x00, 0xC7, 0x0E, 0xF9, 0x30, 0x6B, 0xC2, 0x18, 0x00, 0x00, 0x00, 0xC8, 0x00, 0x00]
+        [
+            0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x00, 0xC7, 0x0E, 0xF9, 0x30, 0x6B, 0xC2, 0x18, 0x00, 0x00, 0x00,
+            0xC8, 0x00, 0x00,
+        ]
     )
 
     /// The database learned from the peer, and how long the tracker took.
@@ -309,12 +331,16 @@ struct DiscoveryLimitTests {
     @Test(arguments: [false, true])
     func `primary service discovery of 10,000 services is quick and keeps 4,096`(descending: Bool) {
         // Read By Group Type Request for primary services (0x2800) over every handle.
-        var records: [(Direction, RecordKind, [UInt8])] = [(.sent, .acl, ACL.att([0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28]))]
+        var records: [(Direction, RecordKind, [UInt8])] = [
+            (.sent, .acl, ACL.att([0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28]))
+        ]
         // Read By Group Type Response: entries of 6 bytes (start, end, 16-bit UUID 0x180F).
         var pdu: [UInt8] = [0x11, 6]
         for i in 0..<10_000 {
             let start = UInt16(descending ? 0xFFF0 - i * 2 : 1 + i * 2)
-            pdu += [UInt8(start & 0xFF), UInt8(start >> 8), UInt8((start + 1) & 0xFF), UInt8((start + 1) >> 8), 0x0F, 0x18]
+            pdu += [
+                UInt8(start & 0xFF), UInt8(start >> 8), UInt8((start + 1) & 0xFF), UInt8((start + 1) >> 8), 0x0F, 0x18,
+            ]
         }
         records += Self.fragments(pdu, .received)
         let (database, seconds) = Self.learn(records)
@@ -325,13 +351,18 @@ struct DiscoveryLimitTests {
 
     @Test func `characteristic discovery of 9,000 characteristics is quick and keeps 4,096`() {
         // Read By Type Request for characteristic declarations (0x2803).
-        var records: [(Direction, RecordKind, [UInt8])] = [(.sent, .acl, ACL.att([0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28]))]
+        var records: [(Direction, RecordKind, [UInt8])] = [
+            (.sent, .acl, ACL.att([0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28]))
+        ]
         // Read By Type Response: entries of 7 bytes (declaration handle, properties, value handle, 16-bit UUID).
         var pdu: [UInt8] = [0x09, 7]
         for i in 0..<9000 {
             let declaration = UInt16(1 + i * 2)
             let value = declaration + 1
-            pdu += [UInt8(declaration & 0xFF), UInt8(declaration >> 8), 0x10, UInt8(value & 0xFF), UInt8(value >> 8), 0x37, 0x2A]
+            pdu += [
+                UInt8(declaration & 0xFF), UInt8(declaration >> 8), 0x10, UInt8(value & 0xFF), UInt8(value >> 8), 0x37,
+                0x2A,
+            ]
         }
         records += Self.fragments(pdu, .received)
         let (database, seconds) = Self.learn(records)
@@ -351,7 +382,8 @@ struct ReadingLimitTests {
         for (index, payload) in payloads.enumerated() {
             // Every record at the same microsecond: capture time never moves on.
             let record = StoredRecord(
-                frame: index + 1, timestamp: 1_700_000_000_000_000, direction: .received, kind: .event, payload: payload)
+                frame: index + 1, timestamp: 1_700_000_000_000_000, direction: .received, kind: .event, payload: payload
+            )
             record.withRecord {
                 tracker.consume($0) {
                     readings.consume($0) { _ in
@@ -383,9 +415,12 @@ struct ReadingLimitTests {
     /// order: at most 20,000 of them.
     @Test func `at most 20,000 readings wait behind a held one`() {
         // Apple iBeacon: company 0x004C, type 0x02, length 0x15, UUID, major, minor, TX power.
-        let beacon: [UInt8] = [0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + [UInt8](repeating: 0xE2, count: 16) + [0, 1, 0, 2, 0xC5]
-        let body: [UInt8] = [0x02, 0x01, 0x03, 0x01, 0x11, 0x22, 0x33, 0x44, 0x55, 0xC6, UInt8(beacon.count)] + beacon + [0xC4]
-        let counts = Self.run([EnvSensorAdvert.event(low: 0)] + Array(repeating: [0x3E, UInt8(body.count)] + body, count: 20_100))
+        let beacon: [UInt8] =
+            [0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + [UInt8](repeating: 0xE2, count: 16) + [0, 1, 0, 2, 0xC5]
+        let body: [UInt8] =
+            [0x02, 0x01, 0x03, 0x01, 0x11, 0x22, 0x33, 0x44, 0x55, 0xC6, UInt8(beacon.count)] + beacon + [0xC4]
+        let counts = Self.run(
+            [EnvSensorAdvert.event(low: 0)] + Array(repeating: [0x3E, UInt8(body.count)] + body, count: 20_100))
         // The first readings are handed over when 20,001 wait (the held one and 20,000 beacons
         // behind it); after that nothing is held and every beacon goes straight through.
         #expect(counts.firstHandedOverAt == 20_001)

@@ -6,8 +6,8 @@ import Layouts
 import PayloadDecoders
 import Readings
 import Synthesis
-import Testing
 import TestSupport
+import Testing
 
 /// Inputs that once crashed a reader, found by the fuzz targets in Fuzz/Targets. Each test builds
 /// the smallest input that shows the bug; the crash files themselves are replayed below.
@@ -129,15 +129,18 @@ struct LayoutRegressionTests {
     /// microseconds unchecked, and 5e50 trapped.
     @Test(arguments: [("min_ms", "5e50", "5e+50"), ("max_ms", "1e999", "inf"), ("max_ms", "-1e300", "-1e+300")])
     func `a cadence with no microsecond value is a lint error`(key: String, value: String, shown: String) {
-        let json = #"{"id": "a", "match": {"company": 1}, "fields": [{"name": "x", "type": "u8"}], "cadence": {"\#(key)": \#(value)}}"#
+        let json =
+            #"{"id": "a", "match": {"company": 1}, "fields": [{"name": "x", "type": "u8"}], "cadence": {"\#(key)": \#(value)}}"#
         let error = #expect(throws: LayoutLoadError.self) { try Layout.parse(bytes: Array(json.utf8), name: "a.json") }
-        #expect(error?.issues.map(\.message).contains("\(key) \(shown) is out of range") == true, "\(error?.issues ?? [])")
+        #expect(
+            error?.issues.map(\.message).contains("\(key) \(shown) is out of range") == true, "\(error?.issues ?? [])")
     }
 
     /// Found while fixing the cadence: "bit" and "width" were summed before either was checked,
     /// and a bit position near Int64.max overflowed.
     @Test func `a bit position past Int64 is a lint error`() {
-        let json = #"{"id": "a", "match": {"company": 1}, "fields": [{"type": "u8", "bits": [{"name": "x", "bit": 9223372036854775807}]}]}"#
+        let json =
+            #"{"id": "a", "match": {"company": 1}, "fields": [{"type": "u8", "bits": [{"name": "x", "bit": 9223372036854775807}]}]}"#
         let error = #expect(throws: LayoutLoadError.self) { try Layout.parse(bytes: Array(json.utf8), name: "a.json") }
         #expect(error?.issues.map(\.message) == ["bit 9223372036854775807 with width 1 does not fit in u8 (bits 0…7)"])
     }
@@ -243,7 +246,8 @@ extension TimestampRegressionTests {
     /// A layout's cadence rule measures the time between a device's packets; for packets stamped at
     /// the two ends of the Int64 range the subtraction overflowed.
     @Test func `a cadence rule measures packets stamped at both ends of the Int64 range`() throws {
-        let json = #"{"id": "a", "match": {"company": 1}, "fields": [{"name": "x", "type": "u8"}], "cadence": {"max_ms": 1000}}"#
+        let json =
+            #"{"id": "a", "match": {"company": 1}, "fields": [{"name": "x", "type": "u8"}], "cadence": {"max_ms": 1000}}"#
         let layout = try Layout.parse(bytes: Array(json.utf8), name: "a.json")
         var checker = RuleChecker(layouts: [layout])
         let fields: Fields = [Field("x", 1)]
@@ -388,7 +392,8 @@ struct EventOrderRegressionTests {
             // Read Request for handle 0x000E; a full Read Response (held); two more Read Requests.
             StoredRecord(timestamp: 1_000, direction: .sent, kind: .acl, payload: ACL.att([0x0A, 0x0E, 0x00])),
             StoredRecord(
-                timestamp: 2_000, direction: .received, kind: .acl, payload: ACL.att([0x0B] + [UInt8](repeating: 0x41, count: 22))),
+                timestamp: 2_000, direction: .received, kind: .acl,
+                payload: ACL.att([0x0B] + [UInt8](repeating: 0x41, count: 22))),
             StoredRecord(timestamp: 3_000, direction: .sent, kind: .acl, payload: ACL.att([0x0A, 0x10, 0x00])),
             StoredRecord(timestamp: 4_000, direction: .sent, kind: .acl, payload: ACL.att([0x0A, 0x10, 0x00])),
         ]

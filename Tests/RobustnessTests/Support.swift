@@ -94,7 +94,8 @@ enum PacketLoggerFile {
             // ACL: ATT Handle Value Notification of handle 0x000E.
             default:
                 bytes += record(
-                    type: 0x03, [0x40, 0x20, 0x09, 0x00, 0x05, 0x00, 0x04, 0x00, 0x1B, 0x0E, 0x00, 0x06, UInt8(i & 0xFF)],
+                    type: 0x03,
+                    [0x40, 0x20, 0x09, 0x00, 0x05, 0x00, 0x04, 0x00, 0x1B, 0x0E, 0x00, 0x06, UInt8(i & 0xFF)],
                     micros: micros)
             }
         }
@@ -106,7 +107,9 @@ enum PacketLoggerFile {
 enum PcapNGFile {
     /// Section Header Block: byte-order magic, version 1.0, section length unknown.
     static let sectionHeader: [UInt8] =
-        le32(0x0A0D_0D0A) + le32(28) + le32(0x1A2B_3C4D) + [1, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        le32(0x0A0D_0D0A) + le32(28) + le32(0x1A2B_3C4D) + [1, 0, 0, 0] + [
+            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        ]
         + le32(28)
 
     /// Interface Description Block for `linkType`, snap length 262144, no options.

@@ -1,7 +1,7 @@
 import BluetoothTracking
 import CaptureFiles
-import Testing
 import TestSupport
+import Testing
 
 /// A capture read whole, with where each record ends: what a damaged copy is compared with.
 struct Original: Sendable, CustomTestStringConvertible {
@@ -107,7 +107,8 @@ func same(_ a: StoredRecord, _ b: StoredRecord, frameShift: Int = 0) -> Bool {
 /// inside a record.
 struct PrefixSweepTests {
     @Test func `the shipped captures are all swept`() {
-        #expect(SweptCaptures.shipped.count == TestPaths.list(TestPaths.captures).filter { $0.hasSuffix(".btsnoop") }.count)
+        #expect(
+            SweptCaptures.shipped.count == TestPaths.list(TestPaths.captures).filter { $0.hasSuffix(".btsnoop") }.count)
         #expect(SweptCaptures.shipped.count >= 5)
     }
 
@@ -158,11 +159,15 @@ struct PrefixSweepTests {
     func `real prefixes at a stride keep every whole record`(original: Original) {
         let start = monotonicMicroseconds()
         let stride = max(1, original.bytes.count / 200)
-        let lengths = Array(0..<min(64, original.bytes.count)) + Array(Swift.stride(from: 64, through: original.bytes.count, by: stride))
+        let lengths =
+            Array(0..<min(64, original.bytes.count))
+            + Array(Swift.stride(from: 64, through: original.bytes.count, by: stride))
         for length in lengths {
             let expected = original.recordsBefore(length)
             guard let outcome = readCapture(Array(original.bytes.prefix(length))) else {
-                #expect(expected == 0 || original.framing == .pcap && length <= Int(original.offsets[0]), "\(original.name), prefix \(length)")
+                #expect(
+                    expected == 0 || original.framing == .pcap && length <= Int(original.offsets[0]),
+                    "\(original.name), prefix \(length)")
                 continue
             }
             #expect(outcome.records.count == expected, "\(original.name), prefix \(length)")
@@ -253,7 +258,9 @@ struct MutationSweepTests {
                 #expect(mutation.offset < identifying, "\(context): refused")
                 continue
             }
-            #expect(outcome.records.count >= kept, "\(context): \(outcome.records.count) records, \(kept) before the damage")
+            #expect(
+                outcome.records.count >= kept, "\(context): \(outcome.records.count) records, \(kept) before the damage"
+            )
             for (read, wanted) in zip(outcome.records.prefix(kept), original.records) where !same(read, wanted) {
                 Issue.record("\(context): frame \(wanted.frame) differs")
             }
