@@ -44,7 +44,9 @@ enum GATTMapFile {
                     let cuuid = try uuidValue(characteristic["uuid"], "\(at).uuid", name)
                     let valueHandle = try handleValue(characteristic["value_handle"], "\(at).value_handle", name)
                     // Handle 0 is reserved: a value handle of 0 has no declaration before it.
-                    guard valueHandle > 0 else { throw InputError("\(name): \(at).value_handle: expected a handle (1–65535)") }
+                    guard valueHandle > 0 else {
+                        throw InputError("\(name): \(at).value_handle: expected a handle (1–65535)")
+                    }
                     let declaration =
                         try characteristic["handle"].map { v throws(InputError) in try handleValue(v, "\(at).handle", name) }
                         ?? valueHandle - 1

@@ -157,7 +157,7 @@ extension Tracker {
         let fromCentral: Bool
         if let known = packet.metadata.fromCentral {
             fromCentral = known
-        } else if let last = air.lastTimestamp, case let (gap, false) = timestamp.subtractingReportingOverflow(last),
+        } else if let last = air.lastTimestamp, case (let gap, false) = timestamp.subtractingReportingOverflow(last),
             gap < 2_000
         {
             // Within a connection event the two sides take turns, the central first.

@@ -208,7 +208,8 @@ public final class Tracker {
             reportedFullTable = true
             diagnose(
                 layer, "tracker.too_many_connections",
-                "more than \(Self.maximumConnections) connections at once: further ones are decoded without their state")
+                "more than \(Self.maximumConnections) connections at once: further ones are decoded without their state"
+            )
         }
         return false
     }
