@@ -50,7 +50,7 @@ let package = Package(
             name: "RobustnessTests",
             dependencies: [
                 "ByteReading", "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput", "PayloadDecoders",
-                "Layouts", "JSON", "Readings", "Synthesis", "BluetapeCLI", "TestSupport",
+                "Layouts", "JSON", "Readings", "Synthesis", "GoldenDiff", "BluetapeCLI", "TestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -92,6 +92,18 @@ public enum Files {
         return stat(path, &info) == 0
     }
 
+    /// A directory's device and inode: the same for every path (and symbolic link) that leads to it.
+    struct DirectoryID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    static func directoryID(_ path: String) -> DirectoryID? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR

@@ -1,6 +1,7 @@
 import BluetoothTracking
 import CaptureFiles
 import EventOutput
+import GoldenDiff
 import JSON
 import Layouts
 import PayloadDecoders
@@ -8,6 +9,10 @@ import Readings
 import Synthesis
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Inputs that once crashed a reader, found by the fuzz targets in Fuzz/Targets. Each test builds
 /// the smallest input that shows the bug; the crash files themselves are replayed below.
@@ -404,5 +409,26 @@ struct EventOrderRegressionTests {
         var events: [String] = []
         EventStream.read(try CaptureReader(bytes: bytes)) { events.append("\($0.frame) \($0.type.rawValue)") }
         #expect(events == ["1 att", "2 att", "3 diagnostic", "4 att"])
+    }
+}
+
+struct GoldenSuiteRegressionTests {
+    /// Found by trying directories as golden check inputs: symbolic links that loop (to "." and to
+    /// the parent) were followed, branching at every level, until paths grew too long: in effect a
+    /// hang. Each directory is searched once now, however many links lead to it.
+    @Test func `golden check searches each directory once, through looping links`() throws {
+        let root = TestPaths.temporaryDirectory() + "/suite"
+        mkdir(root, 0o755)
+        mkdir(root + "/sub", 0o755)
+        TestPaths.writeFile(root + "/a.btsnoop", [])
+        TestPaths.writeFile(root + "/sub/b.btsnoop", [])
+        symlink(".", root + "/loop")
+        symlink("../suite", root + "/up")
+        symlink("sub", root + "/again")
+        let start = monotonicMicroseconds()
+        let suite = try GoldenSuite.find([root])
+        #expect(Double(monotonicMicroseconds() - start) / 1e6 < 5)
+        // "again" comes before "sub" and leads to the same directory: b.btsnoop is found once.
+        #expect(suite.members.map(\.capture) == [root + "/a.btsnoop", root + "/again/b.btsnoop"])
     }
 }
