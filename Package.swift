@@ -65,6 +65,12 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: ["Replay", "BluetapeCLI", "BluetoothTracking", "Readings", "CaptureFiles", "JSON", "TestSupport"]),
+        .testTarget(
+            name: "RobustnessTests",
+            dependencies: [
+                "ByteReading", "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput", "PayloadDecoders",
+                "Layouts", "JSON", "Readings", "Synthesis", "GoldenDiff", "BluetapeCLI", "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

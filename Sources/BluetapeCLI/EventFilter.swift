@@ -61,22 +61,29 @@ struct EventFilter {
     }
 
     static func parseTime(_ text: String) throws(UsageError) -> TimeBound {
-        if let seconds = Double(text) { return .relative(Int64((seconds * 1_000_000).rounded())) }
+        let notATime = UsageError(
+            "'\(text)' is not a time: give seconds from the start (12.5) or an ISO time (2024-03-15T09:30:01Z)")
+        if let seconds = Double(text) {
+            // NaN, infinities and counts past ±292,000 years have no Int64 microsecond value.
+            guard seconds.isFinite, seconds.magnitude < 9e12 else { throw notATime }
+            return .relative(Int64((seconds * 1_000_000).rounded()))
+        }
         // 2024-03-15T09:30:01(.123456)(Z) or with a space.
         let parts = String(text.compactMap { $0 == "Z" ? nil : $0 == "T" ? " " : $0 }).split(separator: " ")
         let date = parts.first.map { $0.split(separator: "-").compactMap { Int64($0) } } ?? []
         let time = parts.count > 1 ? parts[1].split(separator: ":") : []
-        guard date.count == 3, time.count <= 3 else {
-            throw UsageError("'\(text)' is not a time: give seconds from the start (12.5) or an ISO time (2024-03-15T09:30:01Z)")
-        }
+        // Each part within its calendar range, so the sum below cannot overflow.
+        guard date.count == 3, time.count <= 3, (0...9999).contains(date[0]), (1...12).contains(date[1]),
+            (1...31).contains(date[2])
+        else { throw notATime }
         var micros = TimeFormat.days(year: date[0], month: date[1], day: date[2]) * 86_400_000_000
         let units: [Int64] = [3_600_000_000, 60_000_000]
         for (index, part) in time.enumerated() {
             if index < 2 {
-                guard let value = Int64(part) else { throw UsageError("'\(text)' is not a time") }
+                guard let value = Int64(part), (0..<(index == 0 ? 24 : 60)).contains(value) else { throw notATime }
                 micros += value * units[index]
             } else {
-                guard let seconds = Double(part) else { throw UsageError("'\(text)' is not a time") }
+                guard let seconds = Double(part), seconds >= 0, seconds < 61 else { throw notATime }
                 micros += Int64((seconds * 1_000_000).rounded())
             }
         }
@@ -108,7 +115,10 @@ struct EventFilter {
 
     private func resolve(_ bound: TimeBound) -> Int64 {
         switch bound {
-        case .relative(let micros): (firstTimestamp ?? 0) + micros
+        case .relative(let micros):
+            // A damaged capture may start near the end of the Int64 range: saturate, do not trap.
+            (firstTimestamp ?? 0).addingReportingOverflow(micros).overflow
+                ? (micros < 0 ? .min : .max) : (firstTimestamp ?? 0) + micros
         case .absolute(let micros): micros
         }
     }

@@ -43,12 +43,20 @@ enum GATTMapFile {
                     let at = "\(here).characteristics[\(c)]"
                     let cuuid = try uuidValue(characteristic["uuid"], "\(at).uuid", name)
                     let valueHandle = try handleValue(characteristic["value_handle"], "\(at).value_handle", name)
+                    // Handle 0 is reserved: a value handle of 0 has no declaration before it.
+                    guard valueHandle > 0 else {
+                        throw InputError("\(name): \(at).value_handle: expected a handle (1–65535)")
+                    }
                     let declaration =
                         try characteristic["handle"].map { v throws(InputError) in try handleValue(v, "\(at).handle", name) }
                         ?? valueHandle - 1
+                    let properties = characteristic["properties"].map { $0.int64 ?? -1 } ?? 0
+                    guard (0...255).contains(properties) else {
+                        throw InputError("\(name): \(at).properties: expected the properties byte (0–255)")
+                    }
                     db.addCharacteristic(
-                        declaration: declaration, valueHandle: valueHandle, uuid: cuuid,
-                        properties: UInt8(characteristic["properties"]?.int64 ?? 0), frame: nil)
+                        declaration: declaration, valueHandle: valueHandle, uuid: cuuid, properties: UInt8(properties),
+                        frame: nil)
                     for (d, descriptor) in (characteristic["descriptors"]?.array ?? []).enumerated() {
                         let dat = "\(at).descriptors[\(d)]"
                         db.addAttribute(
@@ -152,8 +160,11 @@ enum GATTMapFile {
     }
 }
 
-/// Reads a small file whole (maps, layouts, scenarios), or nil.
+/// Reads a small file whole (maps, layouts, scenarios), or nil. Only a regular file is read: a FIFO
+/// would wait for a writer and a device such as /dev/zero never ends.
 func readWholeFile(_ path: String) -> [UInt8]? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []

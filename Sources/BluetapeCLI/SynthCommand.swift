@@ -64,7 +64,8 @@ enum SynthCommand: Command {
             throw InputError(error.description)
         } catch let error as CaptureWriteError {
             unlink(temporary)
-            throw InputError(error.description)
+            // Name the file asked for, not the temporary one beside it.
+            throw InputError("\(output): cannot write (\(error.reason))")
         }
         return .success
     }

@@ -15,29 +15,28 @@ public enum EventStream {
         var lastTimestamp: Int64 = 0
         while !stop(), let record = reader.next() {
             if reader.problems.count > reported {
-                reported = reportProblems(reader, from: reported, timestamp: record.timestamp, body)
+                reported = reportProblems(reader, from: reported, timestamp: record.timestamp, tracker, body)
             }
             lastTimestamp = record.timestamp
             tracker.consume(record, body)
         }
         tracker.finish(body)
-        reportProblems(reader, from: reported, timestamp: lastTimestamp, body)
+        reportProblems(reader, from: reported, timestamp: lastTimestamp, tracker, body)
         return tracker.statistics
     }
 
+    /// The reader's new damage reports, through the tracker: behind any event it still holds.
     @discardableResult
     private static func reportProblems(
-        _ reader: CaptureReader, from start: Int, timestamp: Int64, _ body: (Event) -> Void
+        _ reader: CaptureReader, from start: Int, timestamp: Int64, _ tracker: Tracker, _ body: (Event) -> Void
     ) -> Int {
         let log = reader.problems
         for problem in log.items.dropFirst(start) {
-            body(
-                Event(
-                    frame: problem.frame, timestamp: timestamp,
-                    body: .diagnostic(
-                        Diagnostic(
-                            layer: "capture", id: problem.kind == .truncatedTail ? "capture.truncated" : "capture.damaged",
-                            reason: problem.description, offset: Int(problem.offset)))))
+            tracker.report(
+                Diagnostic(
+                    layer: "capture", id: problem.kind == .truncatedTail ? "capture.truncated" : "capture.damaged",
+                    reason: problem.description, offset: Int(problem.offset)),
+                frame: problem.frame, timestamp: timestamp, body)
         }
         return log.items.count
     }

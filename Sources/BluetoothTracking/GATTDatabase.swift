@@ -30,27 +30,55 @@ public struct GATTDatabase: Sendable {
     /// Every attribute whose type is known, by handle.
     public private(set) var attributes: [UInt16: Attribute] = [:]
 
+    /// Services, and characteristics, kept per database: far more than any real GATT server has.
+    /// A capture can discover tens of thousands of made-up services; past this, new ones are not
+    /// kept, so each discovery response costs a bounded search and insertion.
+    public static let maximumEntries = 4096
+
     public init() {}
 
     public var isEmpty: Bool { attributes.isEmpty && services.isEmpty }
 
+    /// Services are kept sorted by start handle, one per start: found by binary search, so that
+    /// adding each of n services is not a scan and a sort of all n.
     public mutating func addService(start: UInt16, end: UInt16, uuid: BluetoothUUID, primary: Bool = true, frame: Int?) {
-        services.removeAll { $0.start == start }
-        services.append(Service(start: start, end: end, uuid: uuid, primary: primary, frame: frame))
-        services.sort { $0.start < $1.start }
+        let entry = Service(start: start, end: end, uuid: uuid, primary: primary, frame: frame)
+        let index = Self.firstIndex(services.count) { services[$0].start >= start }
+        if index < services.count, services[index].start == start {
+            services[index] = entry
+        } else {
+            guard services.count < Self.maximumEntries else { return }
+            services.insert(entry, at: index)
+        }
         attributes[start] = Attribute(uuid: primary ? .primaryService : .secondaryService, frame: frame)
     }
 
     public mutating func addCharacteristic(
         declaration: UInt16, valueHandle: UInt16, uuid: BluetoothUUID, properties: UInt8, frame: Int?
     ) {
-        characteristics.removeAll { $0.declarationHandle == declaration }
         let entry = Characteristic(
             declarationHandle: declaration, valueHandle: valueHandle, uuid: uuid, properties: properties, frame: frame)
-        let index = characteristics.firstIndex { $0.declarationHandle > declaration } ?? characteristics.count
-        characteristics.insert(entry, at: index)
+        let index = Self.firstIndex(characteristics.count) { characteristics[$0].declarationHandle >= declaration }
+        if index < characteristics.count, characteristics[index].declarationHandle == declaration {
+            characteristics[index] = entry
+        } else {
+            guard characteristics.count < Self.maximumEntries else { return }
+            characteristics.insert(entry, at: index)
+        }
         attributes[declaration] = Attribute(uuid: .characteristic, frame: frame)
         attributes[valueHandle] = Attribute(uuid: uuid, frame: frame)
+    }
+
+    /// The first index in 0..<count where `isAtOrAfter` holds, for a condition that, once true,
+    /// stays true (binary search).
+    private static func firstIndex(_ count: Int, _ isAtOrAfter: (Int) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if isAtOrAfter(middle) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     /// An attribute's type from Find Information (descriptors, and everything else it lists).

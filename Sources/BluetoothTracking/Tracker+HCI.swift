@@ -125,7 +125,7 @@ extension Tracker {
                 connection.peer = event.peerAddress
                 connection.peerType = event.peerAddressType
                 connection.local = localAddresses[adapter]
-                connections[key] = connection
+                if connections[key] != nil || hasRoom(connections.count) { connections[key] = connection }
             }
             push(
                 .connect(

@@ -127,7 +127,9 @@ extension Tracker {
         connection.local = indication.initiator
         let air = AirConnection(connection: connection, accessAddress: indication.accessAddress)
         air.crcInit = indication.crcInit
-        airConnections[indication.accessAddress] = air
+        if airConnections[indication.accessAddress] != nil || hasRoom(airConnections.count, layer: "ll") {
+            airConnections[indication.accessAddress] = air
+        }
         push(
             .connect(
                 Connect(
@@ -146,7 +148,7 @@ extension Tracker {
             let connection = Connection(id: nextAirConnectionID, adapter: adapter)
             nextAirConnectionID &+= 1
             air = AirConnection(connection: connection, accessAddress: packet.accessAddress)
-            airConnections[packet.accessAddress] = air
+            if hasRoom(airConnections.count, layer: "ll") { airConnections[packet.accessAddress] = air }
             diagnose(
                 "ll", "ll.connection_without_connect_ind",
                 "data on access address 0x\(String(packet.accessAddress, radix: 16)) with no CONNECT_IND seen; followed as connection \(connection.id)",
@@ -155,7 +157,9 @@ extension Tracker {
         let fromCentral: Bool
         if let known = packet.metadata.fromCentral {
             fromCentral = known
-        } else if let last = air.lastTimestamp, timestamp - last < 2_000 {
+        } else if let last = air.lastTimestamp, case (let gap, false) = timestamp.subtractingReportingOverflow(last),
+            gap < 2_000
+        {
             // Within a connection event the two sides take turns, the central first.
             fromCentral = !air.lastFromCentral
         } else {

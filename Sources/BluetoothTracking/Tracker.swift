@@ -39,6 +39,12 @@ public final class Tracker {
     var extendedFragments: [ExtendedFragmentKey: ExtendedFragment] = [:]
     var airConnections: [UInt32: AirConnection] = [:]
     var nextAirConnectionID: UInt16 = 1
+    /// Set once the connection table has been full (reported once).
+    var reportedFullTable = false
+
+    /// Connections followed at once, over HCI and on air each. A capture of random handles or
+    /// access addresses would otherwise grow memory by a connection's state per few bytes read.
+    static let maximumConnections = 1024
 
     // The outbox: events wait here while an earlier one is held for a decision.
     var outbox: [Event] = []
@@ -134,6 +140,14 @@ public final class Tracker {
         if held { heldCount += 1 }
     }
 
+    /// A diagnostic found outside the tracker (a damaged record the reader skipped), queued behind
+    /// any event still held for a decision so that the stream stays in capture order.
+    func report(_ diagnostic: Diagnostic, frame: Int, timestamp: Int64, _ emit: (Event) -> Void) {
+        outbox.append(Event(frame: frame, timestamp: timestamp, body: .diagnostic(diagnostic)))
+        outboxHeld.append(false)
+        drain(emit)
+    }
+
     /// Absolute index the next pushed event will get.
     var nextOutboxIndex: Int { outboxBase + outbox.count }
 
@@ -177,7 +191,9 @@ public final class Tracker {
     private func expireHolds() {
         guard outboxStart < outbox.count else { return }
         let oldest = outbox[outboxStart]
-        if timestamp - oldest.timestamp > 5_000_000 || outbox.count - outboxStart > 512 {
+        // Damaged timestamps can be far apart: a difference Int64 cannot hold is a long wait too.
+        let (waited, overflow) = timestamp.subtractingReportingOverflow(oldest.timestamp)
+        if overflow || waited > 5_000_000 || outbox.count - outboxStart > 512 {
             for connection in connections.values { releaseHolds(connection) }
             for air in airConnections.values { releaseHolds(air.connection) }
         }
@@ -193,8 +209,22 @@ public final class Tracker {
         if let existing = connections[key] { return existing }
         let created = Connection(id: handle, adapter: adapter)
         created.local = localAddresses[adapter]
-        connections[key] = created
+        if hasRoom(connections.count) { connections[key] = created }
         return created
+    }
+
+    /// Whether a table of `count` connections may take one more; reports the first time it may not.
+    /// A connection that is not kept is still decoded, packet by packet, without its state.
+    func hasRoom(_ count: Int, layer: StaticString = "hci") -> Bool {
+        guard count >= Self.maximumConnections else { return true }
+        if !reportedFullTable {
+            reportedFullTable = true
+            diagnose(
+                layer, "tracker.too_many_connections",
+                "more than \(Self.maximumConnections) connections at once: further ones are decoded without their state"
+            )
+        }
+        return false
     }
 
     /// Ends a connection: decides its held events and keeps what it learned for later connections.

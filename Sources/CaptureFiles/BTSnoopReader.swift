@@ -120,8 +120,11 @@ final class BTSnoopReader {
         else { return false }
         if input.u32be(at: index + 12) != 0 { return false }  // cumulative drops: always 0 in practice
         if let last = lastTimestamp {
+            // Within an hour before and a day after the last record; a damaged timestamp can be
+            // anywhere in Int64, so the difference is taken without overflowing.
             let ts = Int64(bitPattern: input.u64be(at: index + 16)) &- Self.epochOffset
-            if ts < last - 3_600_000_000 || ts > last + 86_400_000_000 { return false }
+            let (delta, overflow) = ts.subtractingReportingOverflow(last)
+            if overflow || delta < -3_600_000_000 || delta > 86_400_000_000 { return false }
         }
         if datalink == .btsnoopUART, included > 0 {
             guard input.fill(index + Self.recordHeaderSize + 1),

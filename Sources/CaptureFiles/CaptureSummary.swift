@@ -20,7 +20,9 @@ public struct CaptureSummary: Sendable {
 
     public var durationMicros: Int64? {
         guard let first = firstTimestamp, let last = lastTimestamp else { return nil }
-        return last - first
+        // A damaged capture's timestamps can span more than Int64 holds: the duration saturates.
+        let (duration, overflow) = last.subtractingReportingOverflow(first)
+        return overflow ? .max : duration
     }
 
     /// Reads the whole capture once. Memory stays flat: nothing is kept per record.

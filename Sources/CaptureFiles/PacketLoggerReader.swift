@@ -18,7 +18,9 @@ final class PacketLoggerReader {
     private var lastTimestamp: Int64?
 
     /// Decides whether the input looks like a PacketLogger file (up to five plausible records, as
-    /// Wireshark checks). Returns whether it is big-endian, or nil when it is not PacketLogger.
+    /// Wireshark checks, but the plausible records before a damaged one are enough: a file damaged
+    /// in its third record still has two to read). Returns whether it is big-endian, or nil when
+    /// it is not PacketLogger.
     static func recognise(_ input: InputBuffer) -> Bool? {
         guard input.fill(recordHeaderSize) else { return nil }
         let first = input.u32le(at: 0)
@@ -28,8 +30,8 @@ final class PacketLoggerReader {
         while checked < 5, input.fill(index + recordHeaderSize + 1) {
             let length = Int(bigEndian ? input.u32be(at: index) : input.u32le(at: index))
             let micros = bigEndian ? input.u32be(at: index + 8) : input.u32le(at: index + 8)
-            guard length >= 8, length < 65_536, micros < 1_000_000 else { return nil }
-            if length > 8, !knownTypes.contains(input.byte(at: index + recordHeaderSize)) { return nil }
+            guard length >= 8, length < 65_536, micros < 1_000_000 else { break }
+            if length > 8, !knownTypes.contains(input.byte(at: index + recordHeaderSize)) { break }
             checked += 1
             index += 4 + length
         }
@@ -89,6 +91,7 @@ final class PacketLoggerReader {
     }
 
     private func plausibleRecordSize(at index: Int) -> Int? {
+        guard input.fill(index + Self.recordHeaderSize) else { return nil }
         let length = Int(u32(at: index))
         guard length > 8, length - 8 <= maximumRecordLength, u32(at: index + 8) < 1_000_000 else { return nil }
         if let last = lastTimestamp {

@@ -66,7 +66,9 @@ final class PcapReader {
                         reason: "record length \(captured) exceeds the 64 KiB maximum", skippedBytes: Int64(captured)))
                 continue
             }
-            let timestamp = Int64(header.pointee.ts.tv_sec) * 1_000_000 + Int64(header.pointee.ts.tv_usec)
+            // pcapng timestamps are 64-bit counts, so tv_sec can be too large for microseconds: a damaged
+            // timestamp wraps (as btsnoop's does) instead of stopping the program.
+            let timestamp = Int64(header.pointee.ts.tv_sec) &* 1_000_000 &+ Int64(header.pointee.ts.tv_usec)
             var record = CaptureRecord(
                 frame: frame, timestamp: timestamp, direction: .unknown, kind: .other, adapter: 0,
                 linkType: linkType, sourceType: 0,

@@ -15,7 +15,9 @@ public struct EventText {
         let start = firstTimestamp ?? event.timestamp
         if firstTimestamp == nil { firstTimestamp = event.timestamp }
         var header = "#\(event.frame)"
-        header += pad(header, 8) + relativeTime(event.timestamp - start)
+        // A damaged capture's timestamps can lie anywhere in Int64: the difference saturates.
+        let (elapsed, overflow) = event.timestamp.subtractingReportingOverflow(start)
+        header += pad(header, 8) + relativeTime(overflow ? (event.timestamp < start ? .min : .max) : elapsed)
         var details: [String] = []
         let (direction, summary) = describe(event, &details)
         header += "  " + direction + pad(direction, 5) + " " + event.type.rawValue + pad(event.type.rawValue, 11) + summary

@@ -13,14 +13,16 @@ public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Small file-system helpers: whole-file reads with one copy, and atomic replacement.
 public enum Files {
-    /// The whole file, read into one buffer sized from `fstat`.
+    /// The whole file, read into one buffer sized from `fstat`. Only a regular file is read: a FIFO
+    /// would wait for a writer (so it is opened without blocking) and a device may never end.
     public static func read(_ path: String) throws(GoldenError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw GoldenError("\(path): \(reason(errno))") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw GoldenError("\(path): \(reason(errno))") }
         if info.st_mode & S_IFMT == S_IFDIR { throw GoldenError("\(path): is a directory") }
+        if info.st_mode & S_IFMT != S_IFREG { throw GoldenError("\(path): is not a regular file") }
         // One byte more than the size shows the end without a second read; a file that grew meanwhile
         // is read on in chunks.
         let expected = max(Int(info.st_size), 0) + 1
@@ -59,7 +61,7 @@ public enum Files {
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw GoldenError("\(path): cannot create a temporary file: \(reason(errno))") }
+        guard fd >= 0 else { throw GoldenError("\(path): cannot write: \(reason(errno))") }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: Int32 = 0
         bytes.withUnsafeBytes { raw in
@@ -94,6 +96,18 @@ public enum Files {
     public static func size(_ path: String) -> Int? {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    /// A directory's device and inode: the same for every path (and symbolic link) that leads to it.
+    struct DirectoryID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    static func directoryID(_ path: String) -> DirectoryID? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     public static func isDirectory(_ path: String) -> Bool {

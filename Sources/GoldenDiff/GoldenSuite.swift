@@ -28,11 +28,12 @@ public struct GoldenSuite: Sendable {
     /// hidden ones); a file is a capture, or a golden that stands for its capture.
     public static func find(_ paths: [String]) throws(GoldenError) -> GoldenSuite {
         var suite = GoldenSuite(members: [], obsoleteGoldens: [])
+        var visited: Set<Files.DirectoryID> = []
         for path in paths {
             if Files.isDirectory(path) {
                 try suite.search(
                     directory: path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path,
-                    inherited: GoldenConfig())
+                    inherited: GoldenConfig(), visited: &visited)
             } else {
                 try suite.add(file: path)
             }
@@ -44,7 +45,12 @@ public struct GoldenSuite: Sendable {
         return suite
     }
 
-    private mutating func search(directory: String, inherited: GoldenConfig) throws(GoldenError) {
+    private mutating func search(
+        directory: String, inherited: GoldenConfig, visited: inout Set<Files.DirectoryID>
+    ) throws(GoldenError) {
+        // Each directory once: symbolic links that loop back (a link to "." or to a parent) would
+        // otherwise be followed, branching, until the path grew too long.
+        guard let id = Files.directoryID(directory), visited.insert(id).inserted else { return }
         var config = inherited
         if let own = try GoldenConfig.load(directory: directory) { config = config.overridden(by: own) }
         let names = try Files.list(directory)
@@ -52,7 +58,7 @@ public struct GoldenSuite: Sendable {
         for name in names where !name.hasPrefix(".") {
             let path = directory + "/" + name
             if Files.isDirectory(path) {
-                try search(directory: path, inherited: config)
+                try search(directory: path, inherited: config, visited: &visited)
             } else if Self.isCapture(name) {
                 let golden = name + Self.goldenSuffix
                 members.append(

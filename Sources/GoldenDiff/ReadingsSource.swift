@@ -35,9 +35,13 @@ public enum ReadingsSource {
 
     /// Looks only as far as the first non-blank byte, so a large capture is not read twice.
     static func isReadingsFile(_ path: String) throws(GoldenError) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking: a FIFO would wait for a writer. What is not a regular file is no readings
+        // file; the capture reader then says what it is.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw GoldenError("\(path): \(Files.reason(errno))") }
         defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return false }
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }

@@ -96,7 +96,7 @@ public struct Layout: PayloadDecoder, Sendable {
         path: String, parameters: [String: String] = [:], builtInIDs: [String] = Layout.builtInIDs,
         requireParameters: Bool = true
     ) throws(LayoutLoadError) -> Layout {
-        guard let bytes = readFile(path) else { throw .unreadable(path: path, reason: lastErrorText()) }
+        let bytes = try readFile(path)
         return try parse(
             bytes: bytes, name: path, parameters: parameters, builtInIDs: builtInIDs,
             requireParameters: requireParameters)
@@ -285,17 +285,24 @@ public enum LayoutLoadError: Error, Sendable, Hashable, CustomStringConvertible 
 
 // MARK: - Files
 
-/// The whole file, or nil (with errno set) when it cannot be read.
-func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
+/// The whole file. Only a regular file is read: a FIFO would wait for a writer and a device such as
+/// /dev/zero never ends; a layout is small, so a file over 16 MiB is refused too.
+func readFile(_ path: String) throws(LayoutLoadError) -> [UInt8] {
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+        let what = info.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "is not a regular file"
+        throw .unreadable(path: path, reason: what)
+    }
+    guard let file = fopen(path, "rb") else { throw .unreadable(path: path, reason: lastErrorText()) }
     defer { fclose(file) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
         let n = fread(&chunk, 1, chunk.count, file)
         if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+        if bytes.count > 16 << 20 { throw .unreadable(path: path, reason: "larger than 16 MiB") }
         if n < chunk.count {
-            if ferror(file) != 0 { return nil }
+            if ferror(file) != 0 { throw .unreadable(path: path, reason: lastErrorText()) }
             break
         }
     }

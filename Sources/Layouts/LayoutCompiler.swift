@@ -396,6 +396,13 @@ struct LayoutCompiler {
         }
         if let low, let high, low > high { diagnostics.error(path, "min_ms \(low) is more than max_ms \(high)") }
         if let low, low < 0 { diagnostics.error(path + ".min_ms", "min_ms must not be negative") }
+        // Microseconds are kept as Int64: anything past about 292,000 years has no value.
+        for (key, bound) in [("min_ms", low), ("max_ms", high)] {
+            if let bound, !(bound.magnitude < 9e15) {
+                diagnostics.error(path + "." + key, "\(key) \(bound) is out of range")
+                return nil
+            }
+        }
         return LayoutRule(
             field: nil,
             kind: .cadence(
@@ -1070,9 +1077,12 @@ struct LayoutCompiler {
             }
             guard let shift = integer(bitObject["bit"], p + ".bit", "bit") else { continue }
             let width = bitObject["width"].flatMap { integer($0, p + ".width", "width") } ?? 1
-            guard shift >= 0, width >= 1, shift + width <= Int64(size * 8) else {
-                diagnostics.error(
-                    p, "bits \(shift)…\(shift + width - 1) do not fit in \(type.name) (bits 0…\(size * 8 - 1))")
+            // Checked one at a time first, so that "bit": 9223372036854775807 cannot overflow the sum.
+            guard shift >= 0, width >= 1, shift <= 64, width <= 64, shift + width <= Int64(size * 8) else {
+                let bits =
+                    shift >= 0 && shift <= 64 && width >= 1 && width <= 64
+                    ? "bits \(shift)…\(shift + width - 1) do not fit" : "bit \(shift) with width \(width) does not fit"
+                diagnostics.error(p, "\(bits) in \(type.name) (bits 0…\(size * 8 - 1))")
                 continue
             }
             let range = Int(shift)..<Int(shift + width)

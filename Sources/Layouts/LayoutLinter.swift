@@ -20,8 +20,12 @@ public enum LayoutLinter {
     )
         -> [LintIssue]
     {
-        guard let bytes = readFile(path) else {
-            return [LintIssue(file: path, line: 0, path: "$", message: "cannot read: \(lastErrorText())")]
+        let bytes: [UInt8]
+        do {
+            bytes = try readFile(path)
+        } catch {
+            let reason = if case .unreadable(_, let reason) = error { reason } else { "\(error)" }
+            return [LintIssue(file: path, line: 0, path: "$", message: "cannot read: \(reason)")]
         }
         return lint(bytes: bytes, name: path, builtInIDs: builtInIDs, parameters: parameters)
     }

@@ -161,7 +161,9 @@ public struct RuleChecker: Sendable {
             if case .cadence(let low, let high) = rule.kind {
                 guard let previous else { continue }
                 summary.entries[index].checked += 1
-                let interval = timestamp - previous.timestamp
+                // A damaged capture's timestamps can be further apart than Int64 holds: saturate.
+                let (difference, overflow) = timestamp.subtractingReportingOverflow(previous.timestamp)
+                let interval = overflow ? (timestamp < previous.timestamp ? Int64.min : .max) : difference
                 let shown = FieldValue.double(Double(interval) / 1000)
                 if let low, interval < low {
                     violation(
@@ -199,9 +201,9 @@ public struct RuleChecker: Sendable {
                 remembered[name] = value
                 guard case .int(let current) = value, case .int(let before)? = previous?.values[name] else { continue }
                 summary.entries[index].checked += 1
-                let expected = ((before + step) % modulo + modulo) % modulo
+                let expected = Self.modular(before, plus: step, modulo)
                 if current != expected {
-                    let advance = ((current - before) % modulo + modulo) % modulo
+                    let advance = Self.modular(current, plus: -Self.modular(before, plus: 0, modulo), modulo)
                     let message: String
                     if advance > step, advance % step == 0, advance < modulo / 2 {
                         let missing = advance / step - 1
@@ -231,5 +233,15 @@ public struct RuleChecker: Sendable {
         }
         devices[key] = DeviceState(dedup: dedup, timestamp: timestamp, values: remembered)
         return violations
+    }
+
+    /// (a + b) mod m, in 0..<m, for m > 0 and b > -m. Computed without overflow: counters may be
+    /// 64-bit fields with a step and modulo near Int64.max, and their values come from the capture.
+    static func modular(_ a: Int64, plus b: Int64, _ m: Int64) -> Int64 {
+        var x = a % m
+        if x < 0 { x += m }
+        var y = b % m
+        if y < 0 { y += m }
+        return x >= m - y ? x - (m - y) : x + y
     }
 }

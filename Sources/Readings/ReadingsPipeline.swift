@@ -24,7 +24,7 @@ public final class ReadingsPipeline {
     private let deduplicated: [(decoder: String, names: [String])]
     private var output = ReadingOutbox()
     private var pendingDuplicates: [DedupKey: Int] = [:]
-    private var nextExpiry: Int64 = .min
+    private var lastExpiry: Int64 = .min
     private var logDownloads = CombustionLogDownloads()
     private var lastFrame = 0
     private var lastTimestamp: Int64 = 0
@@ -187,6 +187,11 @@ public final class ReadingsPipeline {
 
     /// How long a de-duplicated reading waits for more copies after the last one (capture time).
     static let duplicateWindow: Int64 = 10_000_000
+    /// Readings held for repeats at once, and readings that may wait behind them. A capture whose
+    /// time does not move on (or moves back) would otherwise keep every reading of every new
+    /// device in memory to the end, and each event would look through all that are held.
+    static let maximumHeld = 512
+    static let maximumWaiting = 20_000
 
     private func deliver(_ reading: Reading) {
         guard !options.allRepeats, let decoder = reading.decoder,
@@ -199,7 +204,8 @@ public final class ReadingsPipeline {
         let identity = names.map { fields[$0] ?? .null }
         let key = DedupKey(address: reading.address, decoder: decoder, identity: identity)
         if let held = pendingDuplicates[key] {
-            if reading.timestamp - output.lastSeen(held) <= Self.duplicateWindow {
+            let (waited, overflow) = reading.timestamp.subtractingReportingOverflow(output.lastSeen(held))
+            if !overflow, waited <= Self.duplicateWindow {
                 output.countRepeat(held, at: reading.timestamp)
                 return
             }
@@ -220,9 +226,16 @@ public final class ReadingsPipeline {
     /// Releases readings whose copies have stopped, so they go out without waiting for the end.
     /// Once a second of capture time is enough: `deliver` checks the window itself.
     private func expireDuplicates(now: Int64) {
-        guard !pendingDuplicates.isEmpty, now >= nextExpiry else { return }
-        nextExpiry = now + 1_000_000
-        for (key, index) in pendingDuplicates where now - output.lastSeen(index) > Self.duplicateWindow {
+        guard !pendingDuplicates.isEmpty else { return }
+        let crowded = pendingDuplicates.count > Self.maximumHeld || output.waiting > Self.maximumWaiting
+        // Time that jumps (backwards, or further than Int64 spans) in a damaged capture also checks.
+        let (sinceLast, jumped) = now.subtractingReportingOverflow(lastExpiry)
+        guard crowded || jumped || sinceLast < 0 || sinceLast >= 1_000_000 else { return }
+        lastExpiry = now
+        for (key, index) in pendingDuplicates {
+            // A damaged capture's timestamps can be further apart than Int64 holds: that is a long wait.
+            let (waited, overflow) = now.subtractingReportingOverflow(output.lastSeen(index))
+            guard crowded || overflow || waited > Self.duplicateWindow else { continue }
             output.release(index)
             pendingDuplicates[key] = nil
         }
@@ -244,6 +257,9 @@ struct ReadingOutbox {
         lastSeenAt.append(reading.timestamp)
         return base + items.count - 1
     }
+
+    /// Readings not handed over yet.
+    var waiting: Int { items.count - start }
 
     mutating func countRepeat(_ index: Int, at timestamp: Int64) {
         let i = index - base

@@ -135,6 +135,8 @@ extension Scenario {
 struct ScenarioParser {
     let reader: ScenarioReader
     let context: ScenarioContext
+    /// Connection handles 0x040…0xEFF.
+    static let maximumConnections = 0xEFF - 0x040 + 1
 
     func fail(_ path: String, _ message: String) -> ScenarioError { reader.error(path, message) }
 
@@ -214,6 +216,10 @@ struct ScenarioParser {
         var devices: [DeviceSpec] = []
         for (i, device) in list.enumerated() {
             devices.append(try self.device(device, at: "$.devices[\(i)]", duration: duration, controller: controller))
+        }
+        // Each connection gets its own HCI handle from 0x040 up; handles end at 0xEFF.
+        if devices.reduce(0, { $0 + $1.connections.count }) > Self.maximumConnections {
+            throw fail("$.devices", "more than \(Self.maximumConnections) connections: HCI handles run out at 0xEFF")
         }
         return Scenario(
             name: root["name"]?.string ?? reader.file, seed: UInt64(bitPattern: root["seed"]?.int64 ?? 1),
@@ -466,6 +472,10 @@ func parseISOTime(_ text: String) -> Int64? {
     guard date.count == 3, time.count == 3, let h = Int64(time[0]), let m = Int64(time[1]), let s = Double(time[2]) else {
         return nil
     }
+    // Each part within its calendar range, so the arithmetic below cannot overflow.
+    guard (0...9999).contains(date[0]), (1...12).contains(date[1]), (1...31).contains(date[2]), (0..<24).contains(h),
+        (0..<60).contains(m), s >= 0, s < 61
+    else { return nil }
     let y = date[1] <= 2 ? date[0] - 1 : date[0]
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400
@@ -474,7 +484,11 @@ func parseISOTime(_ text: String) -> Int64? {
     return (days * 86_400 + h * 3600 + m * 60) * 1_000_000 + Int64((s * 1_000_000).rounded())
 }
 
+/// The whole file, or nil. Only a regular file is read: a FIFO would wait for a writer and a device
+/// such as /dev/zero never ends.
 func readScenarioFile(_ path: String) -> [UInt8]? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []

@@ -195,7 +195,7 @@ final class AdvertisingStream: RecordStream {
         let rssi: Int8
         switch rssiValue {
         case .int(let v): rssi = Int8(clamping: v)
-        case .double(let v): rssi = Int8(clamping: Int64(v.rounded()))
+        case .double(let v): rssi = Int8(clamping: ValueSeries.clampedInteger(v.rounded()))
         default: rssi = -60
         }
         queue.push(report(eventType: spec.pdu, data: cache.data, rssi: rssi, at: time))

@@ -30,10 +30,11 @@ indirect enum ValueSeries: Sendable {
         case .list(let values): return values.isEmpty ? .null : values[index % values.count]
         case .counter(let start, let step, let wrap):
             let raw = start &+ step &* Int64(index)
-            return .int(wrap.map { ((raw % $0) + $0) % $0 } ?? raw)
+            // The remainder is in (-wrap, wrap); adding wrap only to a negative one cannot overflow.
+            return .int(wrap.map { raw % $0 < 0 ? raw % $0 + $0 : raw % $0 } ?? raw)
         case .random(let low, let high, let integer):
             let x = low + (high - low) * random.unit()
-            return integer ? .int(Int64(x.rounded(.down))) : .double(x)
+            return integer ? .int(Self.clampedInteger(x.rounded(.down))) : .double(x)
         case .rounded(let inner, let decimals):
             let value = inner.value(index: index, progress: progress, seconds: seconds, random: &random)
             guard case .double(let x) = value else { return value }
@@ -41,6 +42,15 @@ indirect enum ValueSeries: Sendable {
             for _ in 0..<decimals { scale *= 10 }
             return .double((x * scale).rounded() / scale)
         }
+    }
+
+    /// The Int64 nearest a whole-number `x`: bounds such as ±1e300 (or their infinite difference)
+    /// saturate instead of trapping; NaN is 0.
+    static func clampedInteger(_ x: Double) -> Int64 {
+        if x.isNaN { return 0 }
+        if x >= 0x1p63 { return .max }
+        if x < -0x1p63 { return .min }
+        return Int64(x)
     }
 
     /// sin without Foundation: range-reduced Taylor series, exact enough for test data.
