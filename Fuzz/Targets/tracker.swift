@@ -58,7 +58,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         EventJSON.write(event, to: &writer)
         text.write(event, to: &writer)
         readings.consume(event) { reading in ReadingJSON.write(reading, to: &writer) }
-        if writer.bytes.count > 1 << 20 { writer.bytes.removeAll(keepingCapacity: true) }
+        if writer.count > 1 << 20 { writer.reset() }
     }
     for record in records {
         record.withRecord { tracker.consume($0, handle) }
