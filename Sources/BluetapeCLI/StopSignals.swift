@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,14 +23,10 @@ final class StopSignals {
         stopSignalLock.lock()
         defer { stopSignalLock.unlock() }
         if stopSignalUsers == 0 {
-            var ends: [Int32] = [0, 0]
-            guard pipe(&ends) == 0 else {
+            guard openStopSignalPipe() != nil else {
                 // No pipe, no stop by signal: hand out a descriptor that never turns readable.
                 return StopSignals(descriptor: -1)
             }
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-            stopSignalPipe = (ends[0], ends[1])
             for (index, signal) in [SIGINT, SIGTERM].enumerated() {
                 var action = sigaction()
                 #if canImport(Glibc)
@@ -42,7 +40,27 @@ final class StopSignals {
             }
         }
         stopSignalUsers += 1
-        return StopSignals(descriptor: stopSignalPipe.read)
+        return StopSignals(descriptor: stopSignalReadEnd)
+    }
+
+    /// The pipe is made once and never closed: a handler running on another thread while the last
+    /// user uninstalls could otherwise write into whatever file reused the descriptor's number.
+    /// A stop left over from an earlier use is drained here. Call with the lock held.
+    private static func openStopSignalPipe() -> Int32? {
+        if stopSignalReadEnd >= 0 {
+            var byte: UInt8 = 0
+            while read(stopSignalReadEnd, &byte, 1) > 0 {}
+            return stopSignalReadEnd
+        }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        stopSignalReadEnd = ends[0]
+        stopSignalWriteEnd.store(ends[1], ordering: .releasing)
+        return ends[0]
     }
 
     /// True once a stop signal has arrived.
@@ -61,17 +79,15 @@ final class StopSignals {
         stopSignalUsers -= 1
         guard stopSignalUsers == 0 else { return }
         for (index, signal) in [SIGINT, SIGTERM].enumerated() { sigaction(signal, &savedStopActions[index], nil) }
-        close(stopSignalPipe.read)
-        close(stopSignalPipe.write)
-        stopSignalPipe = (-1, -1)
     }
 
     deinit { uninstall() }
 }
 
-// The handler can reach only globals; they change under the lock, with the handlers installed
-// only while the pipe is open.
-nonisolated(unsafe) private var stopSignalPipe: (read: Int32, write: Int32) = (-1, -1)
+// The handler can reach only globals. The write end is atomic because the handler runs on
+// whichever thread the signal lands on; the rest changes only under the lock.
+private let stopSignalWriteEnd = Atomic<Int32>(-1)
+nonisolated(unsafe) private var stopSignalReadEnd: Int32 = -1
 nonisolated(unsafe) private var stopSignalUsers = 0
 nonisolated(unsafe) private var savedStopActions = [sigaction(), sigaction()]
 private let stopSignalLock = Mutex()
@@ -79,7 +95,8 @@ private let stopSignalLock = Mutex()
 private let stopSignalHandler: @convention(c) (Int32) -> Void = { _ in
     let saved = errno
     var byte: UInt8 = 1
-    _ = write(stopSignalPipe.write, &byte, 1)
+    let end = stopSignalWriteEnd.load(ordering: .acquiring)
+    if end >= 0 { _ = write(end, &byte, 1) }
     errno = saved
 }
 
