@@ -25,10 +25,10 @@ public enum ReadingJSON {
             w.int(company)
         case .serviceData(let uuid):
             w.key("uuid")
-            w.string(uuid.description)
+            writeUUID(uuid, &w)
         case .characteristic(let uuid):
             w.key("uuid")
-            if let uuid { w.string(uuid.description) } else { w.null() }
+            if let uuid { writeUUID(uuid, &w) } else { w.null() }
         }
         if let index = reading.index {
             w.key("index")
@@ -58,6 +58,11 @@ public enum ReadingJSON {
         }
         w.endObject()
         w.newline()
+    }
+
+    /// Printed straight into the output: no String made per reading.
+    static func writeUUID(_ uuid: BluetoothUUID, _ w: inout JSONWriter) {
+        w.quoted(upTo: BluetoothUUID.maximumTextLength) { uuid.writeText(to: $0) }
     }
 
     public static func writeFields(_ fields: Fields, _ w: inout JSONWriter) {
