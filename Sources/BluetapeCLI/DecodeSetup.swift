@@ -51,24 +51,23 @@ struct DecodeSetup {
         try checkDecoderIDs()
     }
 
-    /// Options from a golden directory's golden.json ("decode" section). Paths are relative to
-    /// the capture's folder.
-    init(goldenOptions: [String: String], captureDirectory: String) throws {
+    /// Options from a golden.json's "decode" section; the files it names are already resolved
+    /// against the golden.json's directory.
+    init(goldenOptions: [String: String]) throws {
         if let company = goldenOptions["envsensor_company"] {
             guard let value = Self.parseCompany(company) else {
                 throw InputError("golden.json: envsensor_company '\(company)' is not a 16-bit id")
             }
             decoderOptions.envSensorCompany = value
         }
-        let resolve = { (path: String) in path.hasPrefix("/") ? path : captureDirectory + "/" + path }
         // Layout parameters: "param.NAME": "VALUE".
         var parameters: [String: String] = [:]
         for (key, value) in goldenOptions where key.hasPrefix("param.") { parameters[String(key.dropFirst(6))] = value }
         if let list = goldenOptions["layouts"] {
-            try loadLayouts(list.split(separator: ",").map { resolve(String($0).trimmed) }, parameters: parameters)
+            try loadLayouts(list.split(separator: ",").map { String($0).trimmed }, parameters: parameters)
         }
         if let ids = goldenOptions["decoders"] { only = Set(ids.split(separator: ",").map { String($0).trimmed }) }
-        if let map = goldenOptions["gatt"] { tracker.gattMap = try GATTMapFile.load(path: resolve(map)) }
+        if let map = goldenOptions["gatt"] { tracker.gattMap = try GATTMapFile.load(path: map) }
         try checkDecoderIDs()
     }
 

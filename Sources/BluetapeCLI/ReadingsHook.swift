@@ -26,8 +26,7 @@ extension CommandLineTool {
     /// Points `diff` and `golden` at the real decoding pipeline.
     public static func useBuiltInDecoding() {
         ReadingsHook.decodeCapture = { path, options in
-            let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-            return try DecodeSetup(goldenOptions: options, captureDirectory: directory).readingsJSONL(path: path)
+            try DecodeSetup(goldenOptions: options).readingsJSONL(path: path)
         }
     }
 }

@@ -155,7 +155,25 @@ extension GoldenConfig {
                 throw fail(path, "unknown key \"\(key)\" (known: version, align, ignore, tolerance, decode)")
             }
         }
+        config.resolveFiles(relativeTo: file)
         return config
+    }
+
+    /// Decode options that name files (`layouts`, a comma-separated list, and `gatt`).
+    static let fileOptions = ["layouts", "gatt"]
+
+    /// Files named in the decode options are relative to the golden.json that names them, wherever
+    /// the capture being decoded is: `diff` may compare a capture from elsewhere.
+    private mutating func resolveFiles(relativeTo configFile: String) {
+        guard let slash = configFile.lastIndex(of: "/") else { return }
+        let directory = configFile[...slash]
+        for name in Self.fileOptions {
+            guard let list = decodeOptions[name] else { continue }
+            decodeOptions[name] = list.split(separator: ",").map { entry in
+                let path = entry.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+                return path.first == "/" ? String(path) : directory + String(path)
+            }.joined(separator: ",")
+        }
     }
 
     private static func parseTolerance(

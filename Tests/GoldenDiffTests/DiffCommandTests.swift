@@ -256,6 +256,18 @@ struct DiffCommandTests {
         #expect(out.contains("actual:   \(capture) (4 readings)\n"))
     }
 
+    @Test func `files that golden.json names are found beside it, wherever ACTUAL is`() {
+        workspace.write("golden.json", #"{"decode": {"layouts": "../layouts/pin.json"}}"#)
+        workspace.write("expected.jsonl", Sample.lines(Sample.all))
+        let elsewhere = Workspace()
+        let capture = elsewhere.capture(
+            "copy.btsnoop", Sample.all, requires: "layouts=\(workspace.directory)/../layouts/pin.json")
+        let (code, out, err) = runTool(["diff", workspace.path("expected.jsonl"), capture])
+        #expect(err == "")
+        #expect(code == 0)
+        #expect(out.hasPrefix("4 readings compared: 4 unchanged\n"))
+    }
+
     @Test func `an unreadable capture exits 3 with its name`() {
         workspace.write("broken.btsnoop", "\u{1}\u{2}not a capture")
         workspace.write("expected.jsonl", Sample.lines(Sample.all))

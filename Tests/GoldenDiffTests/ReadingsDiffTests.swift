@@ -111,6 +111,19 @@ struct ReadingsDiffTests {
         }
     }
 
+    @Test func `files named in golden.json are relative to its directory`() throws {
+        let text = #"{"decode":{"layouts":"../layouts/a.json, /abs/b.json","gatt":"maps/g.json","company":"0xABCD"}}"#
+        let config = try GoldenConfig.parse(Array(text.utf8), file: "suite/captures/golden.json")
+        #expect(
+            config.decodeOptions == [
+                "layouts": "suite/captures/../layouts/a.json,/abs/b.json", "gatt": "suite/captures/maps/g.json",
+                "company": "0xABCD",
+            ])
+        // A golden.json in the working directory names its files as they are.
+        let here = try GoldenConfig.parse(Array(text.utf8), file: "golden.json")
+        #expect(here.decodeOptions["gatt"] == "maps/g.json")
+    }
+
     /// Not timed: exercises the paths a large check takes, at a size where a slow one would show.
     @Test func `a hundred thousand readings: identical, one changed, one dropped, out of order`() {
         let count = 100_000
