@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import GoldenDiff
 import Handoff
 import JSON
 import Layouts
@@ -184,7 +185,7 @@ struct DecodeSetup {
         // has every core, and the scheduler shares them out the rest of the time.
         run(reader, concurrently: true) { ReadingJSON.write($0, to: &writer) }
         if let problem = reader.problems.items.first {
-            throw InputError("\(path): \(problem)")
+            throw DamagedCapture(readings: writer.bytes, message: "\(path): \(problem)")
         }
         return writer.bytes
     }

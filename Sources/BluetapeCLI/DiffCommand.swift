@@ -64,6 +64,8 @@ enum DiffCommand: Command {
         let config: GoldenConfig
         let expected: ReadingLines
         let actual: ReadingLines
+        var expectedDamage: String?
+        var actualDamage: String?
         do {
             let file =
                 if let path = arguments.value("config") {
@@ -73,8 +75,9 @@ enum DiffCommand: Command {
                 }
             config = (file ?? GoldenConfig()).overridden(by: commandLine)
             expected = try ReadingsSource.load(
-                expectedPath, options: config.decodeOptions, decode: ReadingsHook.decoder)
-            actual = try ReadingsSource.load(actualPath, options: config.decodeOptions, decode: ReadingsHook.decoder)
+                expectedPath, options: config.decodeOptions, decode: ReadingsHook.decoder, damage: &expectedDamage)
+            actual = try ReadingsSource.load(
+                actualPath, options: config.decodeOptions, decode: ReadingsHook.decoder, damage: &actualDamage)
         } catch {
             throw InputError(error.message)
         }
@@ -87,7 +90,9 @@ enum DiffCommand: Command {
             context.stdout.write(text.render(report, expected: expectedPath, actual: actualPath))
         }
         for problem in text.problems(report, expected: expectedPath, actual: actualPath) { context.error(problem) }
-        if !report.problems.isEmpty { return .badInput }
+        // A damaged capture is compared as far as it could be read, and still fails as bad input.
+        for damage in [expectedDamage, actualDamage].compactMap({ $0 }) { context.error(damage) }
+        if !report.problems.isEmpty || expectedDamage != nil || actualDamage != nil { return .badInput }
         return report.hasDifferences ? .differences : .success
     }
 

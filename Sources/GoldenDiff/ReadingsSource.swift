@@ -8,28 +8,54 @@ import Darwin
 /// pipeline is supplied by the caller; `options` come from the `decode` section of golden.json.
 public typealias CaptureDecoder = @Sendable (_ path: String, _ options: [String: String]) throws -> [UInt8]
 
+/// Thrown by a `CaptureDecoder` for a capture damaged part way: the readings of every record that
+/// could be read, and what was wrong. `diff` compares those readings and reports the damage;
+/// `golden check` and `update` refuse the capture, since a golden must come from a whole one.
+public struct DamagedCapture: Error, Sendable {
+    public var readings: [UInt8]
+    public var message: String
+    public init(readings: [UInt8], message: String) {
+        self.readings = readings
+        self.message = message
+    }
+}
+
 /// Where readings come from: a readings file as it is, or a capture decoded on the fly.
 public enum ReadingsSource {
     /// Readings as text, from a file that is either readings or a capture: a readings file's first
     /// non-blank byte is `{`, and an empty file is readings too (a capture that decoded to nothing).
+    /// `damage` is set when a capture was read only in part; the readings of what was read are
+    /// still returned.
     public static func load(
-        _ path: String, options: [String: String], decode: CaptureDecoder
+        _ path: String, options: [String: String], decode: CaptureDecoder, damage: inout String?
     ) throws(GoldenError) -> ReadingLines {
         if try isReadingsFile(path) { return ReadingLines(try Files.read(path)) }
-        return ReadingLines(try decodeCapture(path, options: options, decode: decode))
+        let decoded = try decodeCaptureKeepingDamage(path, options: options, decode: decode)
+        damage = decoded.damage
+        return ReadingLines(decoded.readings)
     }
 
-    /// The capture's readings; decoder failures become errors that name the capture.
+    /// The capture's readings; decoder failures, damage included, become errors that name the capture.
     public static func decodeCapture(
         _ path: String, options: [String: String], decode: CaptureDecoder
     ) throws(GoldenError) -> [UInt8] {
+        let decoded = try decodeCaptureKeepingDamage(path, options: options, decode: decode)
+        if let damage = decoded.damage { throw GoldenError(damage) }
+        return decoded.readings
+    }
+
+    static func decodeCaptureKeepingDamage(
+        _ path: String, options: [String: String], decode: CaptureDecoder
+    ) throws(GoldenError) -> (readings: [UInt8], damage: String?) {
+        func named(_ message: String) -> String { message.hasPrefix(path) ? message : "\(path): \(message)" }
         do {
-            return try decode(path, options)
+            return (try decode(path, options), nil)
+        } catch let damaged as DamagedCapture {
+            return (damaged.readings, named(damaged.message))
         } catch let error as GoldenError {
             throw error
         } catch {
-            let message = "\(error)"
-            throw GoldenError(message.hasPrefix(path) ? message : "\(path): \(message)")
+            throw GoldenError(named("\(error)"))
         }
     }
 

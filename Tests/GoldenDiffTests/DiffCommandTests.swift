@@ -268,6 +268,24 @@ struct DiffCommandTests {
         #expect(out.hasPrefix("4 readings compared: 4 unchanged\n"))
     }
 
+    @Test func `a damaged capture is compared as far as it was read, and exits 3 naming the damage`() {
+        workspace.write("expected.jsonl", Sample.lines(Sample.all))
+        let path = workspace.path("cut.btsnoop")
+        workspace.write("cut.btsnoop", "FAKE-CAPTURE damaged\n" + Sample.lines(Array(Sample.all.dropLast())))
+        let (code, out, err) = runTool(["diff", workspace.path("expected.jsonl"), path])
+        #expect(code == 3)
+        #expect(out.hasPrefix("4 readings compared: 3 unchanged, 1 missing\n"))
+        #expect(err == "error: \(path): frame 9 at byte offset 300: record cut short\n")
+    }
+
+    @Test func `golden check refuses a damaged capture: a golden comes from a whole one`() {
+        workspace.write("cut.btsnoop", "FAKE-CAPTURE damaged\n" + Sample.lines(Sample.all))
+        workspace.golden("cut.btsnoop", Sample.all)
+        let (code, out, _) = runTool(["golden", "check", workspace.directory])
+        #expect(code == 3)
+        #expect(out.contains("frame 9 at byte offset 300: record cut short"))
+    }
+
     @Test func `an unreadable capture exits 3 with its name`() {
         workspace.write("broken.btsnoop", "\u{1}\u{2}not a capture")
         workspace.write("expected.jsonl", Sample.lines(Sample.all))

@@ -19,7 +19,8 @@ func runTool(_ arguments: [String], environment: [String: String] = [:]) -> (cod
 }
 
 /// Stand-in captures: a file starting `FAKE-CAPTURE` "decodes" to the readings that follow that
-/// first line. `FAKE-CAPTURE requires NAME=VALUE` decodes only when that decode option is given.
+/// first line. `FAKE-CAPTURE requires NAME=VALUE` decodes only when that decode option is given;
+/// `FAKE-CAPTURE damaged` decodes, then reports damage as a capture cut part way does.
 /// Decoding depends on the file alone, so every test can share the one fake.
 enum FakeCaptures {
     static let header = "FAKE-CAPTURE"
@@ -33,13 +34,17 @@ enum FakeCaptures {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix(header) else { throw GoldenError("\(path): not a capture (unknown format)") }
         let firstLine = text.prefix { $0 != "\n" }
+        let readings = Array(bytes.dropFirst(firstLine.utf8.count + 1))
+        if firstLine.hasSuffix(" damaged") {
+            throw DamagedCapture(readings: readings, message: "\(path): frame 9 at byte offset 300: record cut short")
+        }
         if let requirement = firstLine.split(separator: " ").dropFirst(2).first {
             let parts = requirement.split(separator: "=", maxSplits: 1).map(String.init)
             guard options[parts[0]] == parts[1] else {
                 throw GoldenError("\(path): decode option \(parts[0])=\(parts[1]) is needed")
             }
         }
-        return Array(bytes.dropFirst(firstLine.utf8.count + 1))
+        return readings
     }
 }
 
