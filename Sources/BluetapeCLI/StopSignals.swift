@@ -23,7 +23,7 @@ final class StopSignals {
         stopSignalLock.lock()
         defer { stopSignalLock.unlock() }
         if stopSignalUsers == 0 {
-            guard openStopSignalPipe() != nil else {
+            guard openStopSignalPipe() else {
                 // No pipe, no stop by signal: hand out a descriptor that never turns readable.
                 return StopSignals(descriptor: -1)
             }
@@ -46,21 +46,21 @@ final class StopSignals {
     /// The pipe is made once and never closed: a handler running on another thread while the last
     /// user uninstalls could otherwise write into whatever file reused the descriptor's number.
     /// A stop left over from an earlier use is drained here. Call with the lock held.
-    private static func openStopSignalPipe() -> Int32? {
+    private static func openStopSignalPipe() -> Bool {
         if stopSignalReadEnd >= 0 {
             var byte: UInt8 = 0
             while read(stopSignalReadEnd, &byte, 1) > 0 {}
-            return stopSignalReadEnd
+            return true
         }
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return nil }
+        guard pipe(&ends) == 0 else { return false }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
         }
         stopSignalReadEnd = ends[0]
         stopSignalWriteEnd.store(ends[1], ordering: .releasing)
-        return ends[0]
+        return true
     }
 
     /// True once a stop signal has arrived.
