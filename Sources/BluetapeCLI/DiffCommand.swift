@@ -18,7 +18,8 @@ enum DiffCommand: Command {
             \(configHelp)
 
             Exit codes: 0 no differences, 1 differences, 2 usage error, 3 unreadable input (lines
-            that are not readings are named on stderr, and the rest is compared).
+            that are not readings, and the damage in a capture read only in part, are named on
+            stderr, and the rest is compared).
             """,
         options: comparisonOptions + [
             .value("format", "FORMAT", "text (default) or json: one JSON report."),
@@ -38,6 +39,7 @@ enum DiffCommand: Command {
             "decode": {"envsensor_company": "0xABCD"}         options for the capture decoder
           }
         "tolerance" may also be a plain number (for every number); decode values are strings.
+        Files that decode names ("layouts", "gatt") are relative to the golden.json itself.
         """
 
     static let comparisonOptions: [OptionSpec] = [
