@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
         .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles"], swiftSettings: streaming),
         .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
-        .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON"]),
+        .target(name: "FileAccess"),
+        .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON", "FileAccess"]),
         .target(
             name: "Readings",
             dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"],
@@ -31,15 +32,15 @@ let package = Package(
         .target(name: "EventOutput", dependencies: ["BluetoothTracking", "JSON"], swiftSettings: streaming),
         .target(
             name: "Synthesis",
-            dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON"]),
-        .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff"]),
+            dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON", "FileAccess"]),
+        .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff", "FileAccess"]),
         .target(name: "Handoff"),
         .target(name: "Replay", dependencies: ["CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff"]),
         .target(
             name: "BluetapeCLI",
             dependencies: [
                 "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts",
-                "Readings", "Synthesis", "Handoff", "Replay", "CPcap",
+                "Readings", "Synthesis", "Handoff", "Replay", "FileAccess", "CPcap",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -47,6 +48,7 @@ let package = Package(
         .testTarget(name: "ByteReadingTests", dependencies: ["ByteReading"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HandoffTests", dependencies: ["Handoff"]),
+        .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "TestSupport"]),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import FileAccess
 import GoldenDiff
 import Handoff
 import JSON
@@ -40,7 +41,7 @@ struct DecodeSetup {
         }
         var paths = arguments.all("layout")
         for directory in arguments.all("layouts") {
-            guard let names = listDirectory(directory) else { throw InputError("\(directory): not a readable directory") }
+            guard let names = try? WholeFile.list(directory) else { throw InputError("\(directory): not a readable directory") }
             paths += names.filter { $0.hasSuffix(".json") }.map { directory + "/" + $0 }
         }
         try loadLayouts(paths, parameters: parameters)
@@ -193,21 +194,3 @@ struct DecodeSetup {
 
 /// The id of the summary readings of Combustion log downloads.
 let CombustionLogDownloadsID = "combustion.log_download"
-
-/// Names of the entries of a directory, sorted; nil when it cannot be read.
-func listDirectory(_ path: String) -> [String]? {
-    guard let dir = opendir(path) else { return nil }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names.sorted()
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

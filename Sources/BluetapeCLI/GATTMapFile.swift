@@ -1,5 +1,6 @@
 import BluetoothPackets
 import BluetoothTracking
+import FileAccess
 import JSON
 
 /// GATT maps as JSON: what `bluetape gatt` prints and `--gatt` loads.
@@ -15,7 +16,12 @@ import JSON
 /// handles instead of services: `"handles": {"14": "2a37", "0x000f": "2902"}`.
 enum GATTMapFile {
     static func load(path: String) throws(InputError) -> GATTMap {
-        guard let bytes = readWholeFile(path) else { throw InputError("\(path): cannot be read") }
+        let bytes: [UInt8]
+        do {
+            bytes = try WholeFile.read(path, limit: 64 << 20)
+        } catch {
+            throw InputError("\(path): cannot be read: \(error.reason)")
+        }
         let document: JSONValue
         do {
             document = try JSONValue.parse(bytes)
@@ -159,27 +165,3 @@ enum GATTMapFile {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
-
-/// Reads a small file whole (maps, layouts, scenarios), or nil. Only a regular file is read: a FIFO
-/// would wait for a writer and a device such as /dev/zero never ends.
-func readWholeFile(_ path: String) -> [UInt8]? {
-    var info = stat()
-    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-        if bytes.count > 64 << 20 { return nil }
-    }
-    return ferror(file) == 0 ? bytes : nil
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -1,4 +1,5 @@
 import CPcap
+import FileAccess
 
 #if canImport(Glibc)
 import Glibc
@@ -83,7 +84,7 @@ final class LiveMonitor {
 
     /// The adapters the kernel lists (hci0, …), and those libpcap names bluetoothN.
     static func adapters(interfaces: [String]) -> [String] {
-        let kernel = (listDirectory("/sys/class/bluetooth") ?? []).filter { $0.hasPrefix("hci") }
+        let kernel = ((try? WholeFile.list("/sys/class/bluetooth")) ?? []).filter { $0.hasPrefix("hci") }
         let named = interfaces.filter { $0.hasPrefix("bluetooth") && $0.dropFirst(9).allSatisfy(\.isNumber) && $0.count > 9 }
         return kernel + named
     }

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import FileAccess
+
 /// An input or output problem with a file, worded for the person running the command.
 public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
@@ -11,47 +13,16 @@ public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Small file-system helpers: whole-file reads with one copy, and atomic replacement.
+/// Small file-system helpers: whole-file reads and directory lists in GoldenDiff's errors, and
+/// atomic replacement.
 public enum Files {
-    /// The whole file, read into one buffer sized from `fstat`. Only a regular file is read: a FIFO
-    /// would wait for a writer (so it is opened without blocking) and a device may never end.
+    /// The whole file (a regular file only; see `WholeFile.read`).
     public static func read(_ path: String) throws(GoldenError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw GoldenError("\(path): \(reason(errno))") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw GoldenError("\(path): \(reason(errno))") }
-        if info.st_mode & S_IFMT == S_IFDIR { throw GoldenError("\(path): is a directory") }
-        if info.st_mode & S_IFMT != S_IFREG { throw GoldenError("\(path): is not a regular file") }
-        // One byte more than the size shows the end without a second read; a file that grew meanwhile
-        // is read on in chunks.
-        let expected = max(Int(info.st_size), 0) + 1
-        var bytes = try readChunk(fd, path, capacity: expected)
-        guard bytes.count == expected else { return bytes }
-        while case let more = try readChunk(fd, path, capacity: 1 << 16), !more.isEmpty {
-            bytes.append(contentsOf: more)
+        do {
+            return try WholeFile.read(path)
+        } catch {
+            throw GoldenError(error.description)
         }
-        return bytes
-    }
-
-    private static func readChunk(_ fd: Int32, _ path: String, capacity: Int) throws(GoldenError) -> [UInt8] {
-        var failure: Int32 = 0
-        let chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            var n = 0
-            while n < capacity {
-                let r = systemRead(fd, buffer.baseAddress! + n, capacity - n)
-                if r < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
-                }
-                if r == 0 { break }
-                n += r
-            }
-            count = n
-        }
-        if failure != 0 { throw GoldenError("\(path): \(reason(failure))") }
-        return chunk
     }
 
     /// Replaces `path` with `bytes` so a reader sees the old file or the new one, never a part:
@@ -117,27 +88,12 @@ public enum Files {
 
     /// Names in a directory, sorted, without `.` and `..`.
     static func list(_ directory: String) throws(GoldenError) -> [String] {
-        guard let dir = opendir(directory) else { throw GoldenError("\(directory): \(reason(errno))") }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+        do {
+            return try WholeFile.list(directory)
+        } catch {
+            throw GoldenError(error.description)
         }
-        return names.sorted()
     }
 
-    private static func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.read(fd, buffer, count)
-        #else
-        Darwin.read(fd, buffer, count)
-        #endif
-    }
-
-    static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code)).lowercased()
-    }
+    static func reason(_ code: Int32) -> String { FileError.reason(code) }
 }

@@ -1,5 +1,6 @@
 import BluetoothPackets
 import ByteReading
+import FileAccess
 import JSON
 import PayloadDecoders
 
@@ -285,33 +286,12 @@ public enum LayoutLoadError: Error, Sendable, Hashable, CustomStringConvertible 
 
 // MARK: - Files
 
-/// The whole file. Only a regular file is read: a FIFO would wait for a writer and a device such as
-/// /dev/zero never ends; a layout is small, so a file over 16 MiB is refused too.
+/// The whole file (a regular file only: see `WholeFile.read`); a layout is small, so a file over
+/// 16 MiB is refused too.
 func readFile(_ path: String) throws(LayoutLoadError) -> [UInt8] {
-    var info = stat()
-    if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-        let what = info.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "is not a regular file"
-        throw .unreadable(path: path, reason: what)
+    do {
+        return try WholeFile.read(path, limit: 16 << 20)
+    } catch {
+        throw .unreadable(path: path, reason: error.code == ENOENT ? "no such file" : error.reason)
     }
-    guard let file = fopen(path, "rb") else { throw .unreadable(path: path, reason: lastErrorText()) }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
-        if bytes.count > 16 << 20 { throw .unreadable(path: path, reason: "larger than 16 MiB") }
-        if n < chunk.count {
-            if ferror(file) != 0 { throw .unreadable(path: path, reason: lastErrorText()) }
-            break
-        }
-    }
-    return bytes
-}
-
-func lastErrorText() -> String {
-    let code = errno
-    if code == ENOENT { return "no such file" }
-    if code == EISDIR { return "is a directory" }
-    return String(cString: strerror(code))
 }

@@ -1,5 +1,6 @@
 import BluetoothPackets
 import ByteReading
+import FileAccess
 import JSON
 import PayloadDecoders
 
@@ -124,8 +125,11 @@ extension Scenario {
     }
 
     public static func load(path: String, decoderOptions: DecoderOptions = DecoderOptions()) throws(ScenarioError) -> Scenario {
-        guard let bytes = readScenarioFile(path) else {
-            throw ScenarioError(file: path, line: nil, path: "$", message: "cannot be read")
+        let bytes: [UInt8]
+        do {
+            bytes = try WholeFile.read(path, limit: 16 << 20)
+        } catch {
+            throw ScenarioError(file: path, line: nil, path: "$", message: "cannot be read: \(error.reason)")
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         return try parse(bytes: bytes, name: path, directory: directory, decoderOptions: decoderOptions)
@@ -483,27 +487,3 @@ func parseISOTime(_ text: String) -> Int64? {
     let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
     return (days * 86_400 + h * 3600 + m * 60) * 1_000_000 + Int64((s * 1_000_000).rounded())
 }
-
-/// The whole file, or nil. Only a regular file is read: a FIFO would wait for a writer and a device
-/// such as /dev/zero never ends.
-func readScenarioFile(_ path: String) -> [UInt8]? {
-    var info = stat()
-    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-        if bytes.count > 16 << 20 { return nil }
-    }
-    return bytes
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
