@@ -1,4 +1,4 @@
-// The tracker fed record sequences (Fuzz/Support/RecordScript.swift), then everything downstream of
+// The tracker fed record sequences (Tests/RobustnessTests/RecordScript.swift), then everything downstream of
 // it: each event written as JSON and as text, and run through the built-in decoders as readings.
 //
 // Seeds: when BLUETAPE_FUZZ_SEED_CAPTURES names a directory and BLUETAPE_FUZZ_SEED_OUT another,

@@ -1,7 +1,7 @@
 import CaptureFiles
 
-/// The tracker fuzz target's input format (Fuzz/Support/RecordScript.swift), read the same way, so
-/// inputs kept from it replay here. Each record:
+/// The tracker fuzz target's input format, also read here so that inputs kept from it replay as
+/// tests (scripts/fuzz compiles this file into the target). Each record:
 ///
 ///   control  u8   bits 0-2 kind (command, event, acl, link layer, note, sco, other, acl),
 ///                 bit 3 received, bits 4-5 link type of a link-layer record (272, 251, 256, 147),
@@ -44,5 +44,33 @@ enum RecordScript {
             index += length
         }
         return records
+    }
+
+    /// The records of a capture in this format (for seeds), at most `limit` bytes of it.
+    static func encode(_ records: [StoredRecord], limit: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        var last: Int64?
+        for record in records {
+            guard let kindIndex = kinds.firstIndex(of: record.kind) else { continue }
+            var control = UInt8(kindIndex) | (record.direction == .received ? 8 : 0) | (record.adapter != 0 ? 0x40 : 0)
+            if let linkIndex = linkTypes.firstIndex(of: record.linkType), record.kind == .linkLayer {
+                control |= UInt8(linkIndex) << 4
+            }
+            var entry: [UInt8]
+            if let last, record.timestamp >= last, record.timestamp - last < 255_000 {
+                entry = [control, UInt8((record.timestamp - last) / 1000)]
+            } else {
+                entry = [control | 0x80]
+                for i in 0..<8 {
+                    entry.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: record.timestamp) >> (8 * i)))
+                }
+            }
+            last = record.timestamp
+            let payload = record.payload.prefix(0xFFFF)
+            entry += [UInt8(payload.count & 0xFF), UInt8(payload.count >> 8)] + payload
+            if out.count + entry.count > limit { break }
+            out += entry
+        }
+        return out
     }
 }
