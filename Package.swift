@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "JSON", swiftSettings: streaming),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
         .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles"], swiftSettings: streaming),
-        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
+        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets", "JSON"]),
         .target(name: "FileAccess"),
         .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON", "FileAccess"]),
         .target(

@@ -55,7 +55,7 @@ enum PayloadCommand: Command {
         for outcome in outcomes {
             var w = JSONWriter(capacity: 512)
             switch outcome {
-            case .fields(let fields): ReadingJSON.writeFields(fields, &w)
+            case .fields(let fields): FieldJSON.write(fields, to: &w)
             case .error(let error):
                 failed = true
                 w.beginObject()

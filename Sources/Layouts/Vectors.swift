@@ -24,62 +24,27 @@ public struct LayoutVector: Sendable, Hashable {
         switch reading {
         case .fields(let fields):
             w.key("expect")
-            LayoutJSON.write(fields, to: &w)
+            FieldJSON.write(fields, to: &w)
         case .error(let error):
             w.key("error")
-            LayoutJSON.write(error, to: &w)
+            FieldJSON.write(error, to: &w)
         }
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self)
     }
 }
 
-/// Writes readings as JSON the way Bluetape writes them everywhere (canonical numbers, null for
-/// values the format marks as absent).
+/// What `bluetape layout decode` prints for one payload.
 public enum LayoutJSON {
-    public static func write(_ fields: Fields, to w: inout JSONWriter) {
-        w.beginObject()
-        for entry in fields.entries {
-            w.key(escaping: entry.name)
-            write(entry.value, to: &w)
-        }
-        w.endObject()
-    }
-
-    public static func write(_ value: FieldValue, to w: inout JSONWriter) {
-        switch value {
-        case .int(let i): w.int(i)
-        case .double(let d): w.double(d)
-        case .string(let s): w.string(s)
-        case .bool(let b): w.bool(b)
-        case .null: w.null()
-        case .list(let list):
-            w.beginArray()
-            for element in list { write(element, to: &w) }
-            w.endArray()
-        }
-    }
-
-    public static func write(_ error: DecodeError, to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("reason")
-        w.string(error.reasonText)
-        w.key("offset")
-        w.int(error.offset)
-        w.key("field")
-        w.string(error.field)
-        w.endObject()
-    }
-
     /// A decode outcome as one JSON object: the fields, or `{"error": {…}}`.
     public static func text(_ outcome: DecodeOutcome) -> String {
         var w = JSONWriter(capacity: 256)
         switch outcome {
-        case .fields(let fields): write(fields, to: &w)
+        case .fields(let fields): FieldJSON.write(fields, to: &w)
         case .error(let error):
             w.beginObject()
             w.key("error")
-            write(error, to: &w)
+            FieldJSON.write(error, to: &w)
             w.endObject()
         }
         return String(decoding: w.bytes, as: UTF8.self)

@@ -37,17 +37,10 @@ public enum ReadingJSON {
         switch reading.outcome {
         case .fields(let fields):
             w.key("fields")
-            writeFields(fields, &w)
+            FieldJSON.write(fields, to: &w)
         case .error(let error):
             w.key("error")
-            w.beginObject()
-            w.key("reason")
-            w.string(error.reasonText)
-            w.key("offset")
-            w.int(error.offset)
-            w.key("field")
-            w.string(error.field)
-            w.endObject()
+            FieldJSON.write(error, to: &w)
         case .undecoded(let bytes):
             w.key("data")
             w.hex(bytes)
@@ -63,29 +56,6 @@ public enum ReadingJSON {
     /// Printed straight into the output: no String made per reading.
     static func writeUUID(_ uuid: BluetoothUUID, _ w: inout JSONWriter) {
         w.quoted(upTo: BluetoothUUID.maximumTextLength) { uuid.writeText(to: $0) }
-    }
-
-    public static func writeFields(_ fields: Fields, _ w: inout JSONWriter) {
-        w.beginObject()
-        for field in fields.entries {
-            w.key(escaping: field.name)
-            writeValue(field.value, &w)
-        }
-        w.endObject()
-    }
-
-    public static func writeValue(_ value: FieldValue, _ w: inout JSONWriter) {
-        switch value {
-        case .int(let v): w.int(v)
-        case .double(let v): w.double(v)
-        case .string(let v): w.string(v)
-        case .bool(let v): w.bool(v)
-        case .null: w.null()
-        case .list(let values):
-            w.beginArray()
-            for v in values { writeValue(v, &w) }
-            w.endArray()
-        }
     }
 }
 
@@ -117,7 +87,7 @@ public enum ReadingText {
     static func text(_ value: FieldValue) -> String {
         var w = JSONWriter(capacity: 32)
         if case .string(let s) = value { return s }
-        ReadingJSON.writeValue(value, &w)
+        FieldJSON.write(value, to: &w)
         return String(decoding: w.bytes, as: UTF8.self)
     }
 }
