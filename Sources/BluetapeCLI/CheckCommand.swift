@@ -33,12 +33,7 @@ enum CheckCommand: Command {
         // Only the layouts are checked; every reading they give is checked, repeats included.
         setup.only = Set(setup.layouts.map(\.id))
         setup.pipeline.allRepeats = true
-        let reader: CaptureReader
-        do {
-            reader = try CaptureReader(path: path)
-        } catch {
-            throw InputError(error.description)
-        }
+        let reader = try openCapture(path)
         var checker = RuleChecker(layouts: setup.layouts)
         var violations: [RuleViolation] = []
         let quiet = arguments.has("quiet")

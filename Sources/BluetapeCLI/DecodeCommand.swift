@@ -37,12 +37,7 @@ enum DecodeCommand: Command {
         }
         let filter = try EventFilter(arguments)
         let setup = try DecodeSetup(arguments)
-        let reader: CaptureReader
-        do {
-            reader = try CaptureReader(path: path)
-        } catch {
-            throw InputError(error.description)
-        }
+        let reader = try openCapture(path)
         var writer = JSONWriter(capacity: 1 << 17)
         if format == "csv" { writer.raw(string: ReadingCSV.header) }
         let stop = { context.stdout.failure != nil }

@@ -175,12 +175,7 @@ struct DecodeSetup {
 
     /// A capture's readings as canonical JSON Lines (what goldens hold).
     func readingsJSONL(path: String) throws -> [UInt8] {
-        let reader: CaptureReader
-        do {
-            reader = try CaptureReader(path: path)
-        } catch {
-            throw InputError(error.description)
-        }
+        let reader = try openCapture(path)
         var writer = JSONWriter(capacity: 1 << 16)
         // Concurrently even when several captures are checked at once: the last one then still
         // has every core, and the scheduler shares them out the rest of the time.

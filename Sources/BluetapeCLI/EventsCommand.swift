@@ -30,12 +30,7 @@ enum EventsCommand: Command {
         let text = try outputFormat(arguments, context)
         var filter = try EventFilter(arguments)
         let options = try trackerOptions(arguments)
-        let reader: CaptureReader
-        do {
-            reader = try CaptureReader(path: path)
-        } catch {
-            throw InputError(error.description)
-        }
+        let reader = try openCapture(path)
         var writer = JSONWriter(capacity: 1 << 17)
         var textWriter = EventText()
         let filtering = !filter.isEmpty
@@ -111,12 +106,7 @@ enum GattCommand: Command {
         guard arguments.positionals.count == 1 else { throw UsageError("give one capture file") }
         let path = arguments.positionals[0]
         let options = try EventsCommand.trackerOptions(arguments)
-        let reader: CaptureReader
-        do {
-            reader = try CaptureReader(path: path)
-        } catch {
-            throw InputError(error.description)
-        }
+        let reader = try openCapture(path)
         let tracker = Tracker(options: options)
         while let record = reader.next() { tracker.consume(record) { _ in } }
         tracker.finish { _ in }

@@ -1,3 +1,5 @@
+import CaptureFiles
+
 /// Exit codes, the same for every command.
 public enum ExitCode: Int32, Sendable {
     /// Success; for `diff` and `check`: no differences, no violations.
@@ -20,4 +22,13 @@ struct UsageError: Error {
 struct InputError: Error {
     var message: String
     init(_ message: String) { self.message = message }
+}
+
+/// Opens a capture for a command: a file that cannot be opened or is no capture is bad input (exit 3).
+func openCapture(_ path: String) throws(InputError) -> CaptureReader {
+    do {
+        return try CaptureReader(path: path)
+    } catch {
+        throw InputError(error.description)
+    }
 }

@@ -47,12 +47,7 @@ enum ReplayCommand: Command {
         }
         let destination = try arguments.value("to").map { text throws(UsageError) in try parseDestination(text) }
         let clientCount = try clients(arguments, serving: destination != nil)
-        let reader: CaptureReader
-        do {
-            reader = try CaptureReader(path: path)
-        } catch {
-            throw InputError(error.description)
-        }
+        let reader = try openCapture(path)
 
         // Signals first: a Ctrl-C while waiting for clients must still remove the socket file.
         let stop = StopSignals.install()
