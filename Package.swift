@@ -46,7 +46,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["CaptureFiles"], path: "Tests/TestSupport"),
         .testTarget(name: "ByteReadingTests", dependencies: ["ByteReading"]),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "HandoffTests", dependencies: ["Handoff"]),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "TestSupport"]),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),

@@ -1,4 +1,5 @@
 import JSON
+import TestSupport
 import Testing
 
 /// What the writer prints for one number.
@@ -13,7 +14,7 @@ struct NumberTests {
     /// reads back as the same Double), whichever path the writer takes.
     @Test(arguments: [1e-3, 1.0, 100.0, 1e6, 1e12, 1e15])
     func `fractions print as description does`(scale: Double) {
-        var generator = SplitMix(seed: UInt64(scale.exponent + 2000))
+        var generator = TestRandom(seed: UInt64(scale.exponent + 2000))
         for _ in 0..<100_000 {
             let raw = Double(generator.next() % 2_000_000) / 1000 - 1000  // sensor-like, 3 decimals
             let wide = Double(bitPattern: 0x3FF0_0000_0000_0000 | generator.next() >> 12) * scale  // all 52 bits
@@ -69,19 +70,6 @@ struct StructureTests {
         #expect(
             String(decoding: w.bytes, as: UTF8.self)
                 == #"{"frame":7,"name":"adv_ind","data":"000fa5ff","quote\"d":"line\nbreak\u0001","list":[null,true,-1.500000]}"#)
-    }
-}
-
-/// A small deterministic generator, so a failure can be reproduced.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

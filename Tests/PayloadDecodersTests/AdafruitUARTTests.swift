@@ -1,5 +1,6 @@
 import BluetoothPackets
 import PayloadDecoders
+import TestSupport
 import Testing
 
 struct AdafruitUARTTests {
@@ -74,7 +75,7 @@ struct AdafruitUARTTests {
             guard let fields = decodeFields(decoder, notification(Array(text.utf8))) else { continue }
             expectRoundTrip(decoder, fields)
         }
-        var generator = SeededGenerator(seed: 0xADA)
+        var generator = TestRandom(seed: 0xADA)
         let alphabet = Array("0123456789.-|,; abc")
         let generated = (0..<200).map { _ in
             Array(

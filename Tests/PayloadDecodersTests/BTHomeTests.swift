@@ -1,6 +1,7 @@
 import BluetoothPackets
 import ByteReading
 import PayloadDecoders
+import TestSupport
 import Testing
 
 struct BTHomeTests {
@@ -123,7 +124,7 @@ struct BTHomeTests {
     }
 
     @Test func `decode of encode gives the fields back`() {
-        var generator = SeededGenerator(seed: 0xFCD2)
+        var generator = TestRandom(seed: 0xFCD2)
         let ids: [UInt8] = Array(0x00...0x2F) + Array(0x3A...0x5D).filter { $0 != 0x3B } + [0xF0, 0xF1, 0xF2]
         let sizes: [UInt8: Int] = [
             0x02: 2, 0x03: 2, 0x04: 3, 0x05: 3, 0x06: 2, 0x07: 2, 0x08: 2, 0x0A: 3, 0x0B: 3, 0x0C: 2, 0x0D: 2,

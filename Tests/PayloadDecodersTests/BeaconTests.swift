@@ -1,6 +1,7 @@
 import BluetoothPackets
 import ByteReading
 import PayloadDecoders
+import TestSupport
 import Testing
 
 struct AppleIBeaconTests {
@@ -62,7 +63,7 @@ struct AppleIBeaconTests {
     }
 
     @Test func `decode of encode gives the fields back`() {
-        var generator = SeededGenerator(seed: 0x4C)
+        var generator = TestRandom(seed: 0x4C)
         let payloads = (0..<200).map { _ in [0x02, 0x15] + generator.bytes(21) }
         #expect(expectRoundTrips(decoder, payloads) == 200)
     }
@@ -200,7 +201,7 @@ struct EddystoneTests {
     }
 
     @Test func `decode of encode gives the fields back`() {
-        var generator = SeededGenerator(seed: 0xFEAA)
+        var generator = TestRandom(seed: 0xFEAA)
         let printable = Array(UInt8(0x21)...0x7E) + Array(0...0x0D)
         var payloads: [[UInt8]] = []
         for index in 0..<100 {

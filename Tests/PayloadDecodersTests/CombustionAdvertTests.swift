@@ -1,5 +1,6 @@
 import ByteReading
 import PayloadDecoders
+import TestSupport
 import Testing
 
 struct CombustionAdvertTests {
@@ -138,7 +139,7 @@ struct CombustionAdvertTests {
     }
 
     @Test func `decode of encode gives the fields back`() {
-        var generator = SeededGenerator(seed: 0xC0B)
+        var generator = TestRandom(seed: 0xC0B)
         let payloads = (0..<300).map { index -> [UInt8] in
             let productType = UInt8(1 + index % 2)
             let tail = index % 6  // 0…5 tail bytes: none, mode, battery, network, overheating, preferences

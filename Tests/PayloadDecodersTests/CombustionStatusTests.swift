@@ -1,6 +1,7 @@
 import BluetoothPackets
 import ByteReading
 import PayloadDecoders
+import TestSupport
 import Testing
 
 struct CombustionStatusTests {
@@ -189,7 +190,7 @@ struct CombustionStatusTests {
     }
 
     @Test func `decode of encode gives the fields back`() {
-        var generator = SeededGenerator(seed: 0x5747)
+        var generator = TestRandom(seed: 0x5747)
         let lengths = [30, 48, 49, 50, 72, 94, 100]
         let payloads = (0..<350).map { generator.bytes(lengths[$0 % lengths.count]) }
         #expect(expectRoundTrips(decoder, payloads) == 350)

@@ -1,5 +1,6 @@
 import BluetoothPackets
 import ByteReading
+import TestSupport
 import Testing
 
 import PayloadDecoders
@@ -233,7 +234,7 @@ struct CombustionUARTTests {
     }
 
     @Test func `decode of encode gives requests and responses back`() {
-        var generator = SeededGenerator(seed: 0x0A27)
+        var generator = TestRandom(seed: 0x0A27)
         // Payload sizes by message type (§5.4); nil: no payload.
         let requestSizes: [UInt8: Int] = [0x01: 1, 0x02: 1, 0x04: 8, 0x05: 2, 0x07: 10, 0x09: 1, 0x0B: 44]
         let responseSizes: [UInt8: Int] = [0x03: 6, 0x04: 24, 0x06: 1]

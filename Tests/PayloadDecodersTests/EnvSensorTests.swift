@@ -1,5 +1,6 @@
 import ByteReading
 import PayloadDecoders
+import TestSupport
 import Testing
 
 struct EnvSensorTests {
@@ -137,7 +138,7 @@ struct EnvSensorTests {
             expected.append("power_mw", .double(volts * milliamps))
             expectRoundTrip(decoder, expected)
         }
-        var generator = SeededGenerator(seed: 0xE5)
+        var generator = TestRandom(seed: 0xE5)
         let decoded = expectRoundTrips(decoder, (0..<200).map { _ in generator.bytes(16) })
         #expect(decoded == 200)
     }

@@ -1,4 +1,5 @@
 import PayloadDecoders
+import TestSupport
 import Testing
 
 struct IEEE11073Tests {
@@ -78,7 +79,7 @@ struct IEEE11073Tests {
     }
 
     @Test func `every FLOAT word decodes and encodes back to the same value`() throws {
-        var generator = SeededGenerator(seed: 0x11073)
+        var generator = TestRandom(seed: 0x11073)
         for _ in 0..<2000 {
             let word = UInt32.random(in: 0...UInt32.max, using: &generator)
             let value = IEEE11073.float(word)

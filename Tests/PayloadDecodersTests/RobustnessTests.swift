@@ -1,6 +1,7 @@
 import BluetoothPackets
 import ByteReading
 import PayloadDecoders
+import TestSupport
 import Testing
 
 /// Damaged and random payloads: every decoder must answer (fields, an error, or "not mine") without
@@ -37,7 +38,7 @@ struct RobustnessTests {
     func `damaged payloads never crash and errors point inside them`(id: String) throws {
         let decoder = try #require(Registry.builtIn().first { $0.id == id })
         let seed = hex(Self.seeds[id] ?? "")
-        var generator = SeededGenerator(seed: UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
+        var generator = TestRandom(seed: UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
         var inputs: [[UInt8]] = (0...seed.count).map { Array(seed.prefix($0)) }  // every prefix
         inputs.append(seed + [0x00])
         for _ in 0..<400 {

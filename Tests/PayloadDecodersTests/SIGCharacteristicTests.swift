@@ -1,6 +1,7 @@
 import BluetoothPackets
 import ByteReading
 import PayloadDecoders
+import TestSupport
 import Testing
 
 struct SIGTemperatureMeasurementTests {
@@ -78,7 +79,7 @@ struct SIGTemperatureMeasurementTests {
             ],
         ]
         for fields in sets { expectRoundTrip(measurement, fields, .indicate) }
-        var generator = SeededGenerator(seed: 0x2A1C)
+        var generator = TestRandom(seed: 0x2A1C)
         let payloads = (0..<300).map { index -> [UInt8] in
             let flags = UInt8(index % 8)
             var bytes = [flags] + generator.bytes(4)
@@ -270,7 +271,7 @@ struct SIGHeartRateTests {
             ],
         ]
         for fields in sets { expectRoundTrip(decoder, fields) }
-        var generator = SeededGenerator(seed: 0x2A37)
+        var generator = TestRandom(seed: 0x2A37)
         let payloads = (0..<300).map { index -> [UInt8] in
             let flags = UInt8(index % 32)
             var bytes = [flags] + generator.bytes(flags & 0x01 != 0 ? 2 : 1)

@@ -5,25 +5,6 @@ import TestSupport
     import Glibc
 #endif
 
-/// SplitMix64: small, fast and the same on every platform, so a seed printed by a failing test
-/// reproduces its inputs exactly.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
-    }
-}
-
 /// A seed derived from a name, so each file or case gets its own stream and keeps it.
 func seed(for name: String) -> UInt64 {
     name.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0100_0000_01B3 }

@@ -236,7 +236,7 @@ struct MutationSweepTests {
     @Test(arguments: targets)
     func `damaged captures keep every record before the damage`(original: Original) {
         let fileSeed = seed(for: original.name)
-        var random = SeededRandom(seed: fileSeed)
+        var random = TestRandom(seed: fileSeed)
         let start = monotonicMicroseconds()
         // 2,400 mutants per btsnoop or PacketLogger file (800 in each of its slices), 400 per pcap.
         let mutants = original.framing == .pcap ? 400 : 800
