@@ -44,7 +44,7 @@ let package = Package(
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
-        .target(name: "TestSupport", dependencies: ["CaptureFiles"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ByteReading", "CaptureFiles"], path: "Tests/TestSupport"),
         .testTarget(name: "ByteReadingTests", dependencies: ["ByteReading"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "HandoffTests", dependencies: ["Handoff"]),
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(
             name: "SynthesisTests",
             dependencies: ["Synthesis", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "TestSupport"]),
-        .testTarget(name: "BluetoothPacketsTests", dependencies: ["BluetoothPackets", "ByteReading"]),
+        .testTarget(name: "BluetoothPacketsTests", dependencies: ["BluetoothPackets", "ByteReading", "TestSupport"]),
         .testTarget(
             name: "BluetoothTrackingTests",
             dependencies: [

@@ -1,38 +1,12 @@
 import BluetoothPackets
 import ByteReading
+import TestSupport
 import Testing
 
 /// Link-layer packets from an nRF Sniffer capture (Core v5.4, Vol 6, Part B, §2 and §3.1.1).
 struct LinkLayerTests {
-    /// Tesi_BLE__capture.pcap frame 1 (LINKTYPE_NORDIC_BLE 272): ADV_NONCONN_IND on channel 37, RSSI −24,
-    /// "CRC: Ok"; tshark shows its CRC as 0xeabe4c.
-    static let advertisement = hex(
-        """
-        00 38 00 03 09 00 02 0a 01 25 18 00 00 d0 85 66
-        02 d6 be 89 8e 42 25 ad 84 5b ca ac 14 1e ff 06
-        00 01 09 20 22 56 60 e9 fc 5e 4c 09 5f df 35 98
-        e4 2a a4 a0 00 1e 3a 6c 01 e6 69 ed 57 7d 32
-        """)
-
-    /// The same capture, frame 648: CONNECT_IND from 40:f1:98:b9:d1:03 to c0:48:ff:f5:9d:b8; tshark
-    /// decodes access address 0xaf9a84a1, CRC init 0x5865dd, interval 24, latency 0, timeout 72, CRC 0xea7725.
-    static let connectIndication = hex(
-        """
-        00 35 00 03 90 02 02 0a 01 26 28 00 00 e9 d7 fb
-        02 d6 be 89 8e c5 22 03 d1 b9 98 f1 40 b8 9d f5
-        ff 48 c0 a1 84 9a af dd 65 58 03 07 00 18 00 00
-        00 48 00 00 f8 ff ff 1f 28 57 ee a4
-        """)
-
-    /// Frame 649: the connection's first data PDU, LL_VERSION_IND central to peripheral; tshark CRC 0x079429.
-    static let versionIndication = hex(
-        """
-        00 19 00 03 91 02 06 0a 03 13 26 00 00 40 05 fc
-        02 a1 84 9a af 03 06 0c 0c 0f 00 45 02 e0 29 94
-        """)
-
     @Test func `the nRF Sniffer header gives channel, RSSI and the sniffer's CRC verdict`() throws {
-        try reading(Self.advertisement) { r throws(DecodeError) in
+        try reading(LinkLayerSamples.advertisement) { r throws(DecodeError) in
             let packet = try LinkLayerPacket(linkType: 272, parsing: &r)
             #expect(packet.accessAddress == 0x8E89_BED6)
             #expect(packet.isAdvertising)
@@ -49,7 +23,7 @@ struct LinkLayerTests {
     }
 
     @Test func `the CRC of a good advertising packet is the one Wireshark shows`() throws {
-        try reading(Self.advertisement) { r throws(DecodeError) in
+        try reading(LinkLayerSamples.advertisement) { r throws(DecodeError) in
             let packet = try LinkLayerPacket(linkType: 272, parsing: &r)
             // §3.1.1: advertising channels start the CRC shift register at 0x555555.
             #expect(LinkLayerCRC.compute(packet.pdu, initial: 0x55_5555) == 0xEA_BE4C)
@@ -58,9 +32,9 @@ struct LinkLayerTests {
     }
 
     @Test func `a corrupted byte or CRC no longer matches`() throws {
-        var payloadFlipped = Self.advertisement
+        var payloadFlipped = LinkLayerSamples.advertisement
         payloadFlipped[40] ^= 0x01  // one bit of the manufacturer data
-        var crcFlipped = Self.advertisement
+        var crcFlipped = LinkLayerSamples.advertisement
         crcFlipped[crcFlipped.count - 1] ^= 0x80
         for bytes in [payloadFlipped, crcFlipped] {
             try reading(bytes) { r throws(DecodeError) in
@@ -71,7 +45,7 @@ struct LinkLayerTests {
     }
 
     @Test func `a data packet's CRC starts from the CRC init of its CONNECT_IND`() throws {
-        try reading(Self.versionIndication) { r throws(DecodeError) in
+        try reading(LinkLayerSamples.versionIndication) { r throws(DecodeError) in
             let packet = try LinkLayerPacket(linkType: 272, parsing: &r)
             #expect(packet.accessAddress == 0xAF9A_84A1)
             #expect(!packet.isAdvertising)
@@ -85,7 +59,7 @@ struct LinkLayerTests {
     }
 
     @Test func `CONNECT_IND gives both addresses and the connection's parameters`() throws {
-        try reading(Self.connectIndication) { r throws(DecodeError) in
+        try reading(LinkLayerSamples.connectIndication) { r throws(DecodeError) in
             let packet = try LinkLayerPacket(linkType: 272, parsing: &r)
             #expect(packet.header0 & 0x0F == 5)
             #expect(packet.length == 34)
@@ -107,7 +81,7 @@ struct LinkLayerTests {
 
     @Test func `a CONNECT_IND cut before its hop byte is truncated`() {
         // §2.3.3.1: LLData is 22 bytes; the last one (hop and SCA) is missing here.
-        let llData = Array(Self.connectIndication[23..<56])
+        let llData = Array(LinkLayerSamples.connectIndication[23..<56])
         let error = parseError(llData) { r throws(DecodeError) in
             _ = try ConnectIndication(header0: 0xC5, parsing: &r)
         }

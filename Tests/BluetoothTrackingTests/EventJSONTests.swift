@@ -68,7 +68,7 @@ struct EventJSONTests {
         let records = [
             StoredRecord(
                 frame: 1, timestamp: 1_755_796_520_292_959, direction: .unknown, kind: .linkLayer, linkType: .nordicBLE,
-                payload: LinkLayerRecords.advertisement)
+                payload: LinkLayerSamples.advertisement)
         ]
         #expect(
             track(records).map(jsonLine) == [
@@ -108,10 +108,10 @@ struct EventJSONTests {
         let records = [
             StoredRecord(
                 frame: 648, timestamp: 1_755_796_530_000_000, direction: .unknown, kind: .linkLayer,
-                linkType: .nordicBLE, payload: LinkLayerRecords.connectIndication),
+                linkType: .nordicBLE, payload: LinkLayerSamples.connectIndication),
             StoredRecord(
                 frame: 649, timestamp: 1_755_796_530_001_250, direction: .unknown, kind: .linkLayer,
-                linkType: .nordicBLE, payload: LinkLayerRecords.versionIndication),
+                linkType: .nordicBLE, payload: LinkLayerSamples.versionIndication),
         ]
         #expect(
             track(records).map(jsonLine) == [

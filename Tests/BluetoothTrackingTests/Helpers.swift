@@ -200,31 +200,3 @@ enum SharedCapture {
     static let pongbot = load("pongbot-mcp__btsnoop_hci.log.last")
     static let lightControl = load("bluethooth_light_controll__btsnoop_hci.log")
 }
-
-/// Real link-layer records for the writers' tests (the same as in BluetoothPacketsTests/LinkLayerTests.swift).
-enum LinkLayerRecords {
-    /// Tesi_BLE__capture.pcap frame 1: ADV_NONCONN_IND from 14:ac:ca:5b:84:ad on channel 37, RSSI −24.
-    static let advertisement = hex(
-        """
-        00 38 00 03 09 00 02 0a 01 25 18 00 00 d0 85 66
-        02 d6 be 89 8e 42 25 ad 84 5b ca ac 14 1e ff 06
-        00 01 09 20 22 56 60 e9 fc 5e 4c 09 5f df 35 98
-        e4 2a a4 a0 00 1e 3a 6c 01 e6 69 ed 57 7d 32
-        """)
-
-    /// Frame 648: CONNECT_IND, access address 0xaf9a84a1, interval 24, timeout 72.
-    static let connectIndication = hex(
-        """
-        00 35 00 03 90 02 02 0a 01 26 28 00 00 e9 d7 fb
-        02 d6 be 89 8e c5 22 03 d1 b9 98 f1 40 b8 9d f5
-        ff 48 c0 a1 84 9a af dd 65 58 03 07 00 18 00 00
-        00 48 00 00 f8 ff ff 1f 28 57 ee a4
-        """)
-
-    /// Frame 649: LL_VERSION_IND (version 0x0c, company 0x000f, subversion 0x0245), central to peripheral.
-    static let versionIndication = hex(
-        """
-        00 19 00 03 91 02 06 0a 03 13 26 00 00 40 05 fc
-        02 a1 84 9a af 03 06 0c 0c 0f 00 45 02 e0 29 94
-        """)
-}
