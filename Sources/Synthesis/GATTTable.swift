@@ -68,18 +68,23 @@ struct GATTTable {
 
     // MARK: Discovery responses; nil means Error Response "Attribute Not Found".
 
+    /// How many bytes a UUID takes in an ATT list: 2, or 16 (a 32-bit UUID goes in its 128-bit form).
+    static func attSize(_ uuid: BluetoothUUID) -> Int {
+        uuid.shortValue.map { $0 <= 0xFFFF ? 2 : 16 } ?? 16
+    }
+
     /// Read By Group Type Response for primary services from `start` (same UUID size per response).
     func readByGroupType(from start: UInt16, mtu: Int) -> (pdu: [UInt8], last: UInt16)? {
         let found = services.filter { $0.start >= start }
         guard let first = found.first else { return nil }
-        let size = first.uuid.shortValue.map { $0 <= 0xFFFF ? 2 : 16 } ?? 16
+        let size = Self.attSize(first.uuid)
         let entryLength = 4 + size
         var w = ByteWriter()
         w.u8(ATTOpcode.readByGroupTypeResponse)
         w.u8(UInt8(entryLength))
         var last = first.end
         for service in found {
-            let s = service.uuid.shortValue.map { $0 <= 0xFFFF ? 2 : 16 } ?? 16
+            let s = Self.attSize(service.uuid)
             guard s == size, w.count + entryLength <= mtu else { break }
             w.u16le(service.start)
             w.u16le(service.end)
@@ -93,14 +98,14 @@ struct GATTTable {
     func characteristicDeclarations(from start: UInt16, to end: UInt16, mtu: Int) -> (pdu: [UInt8], last: UInt16)? {
         let found = characteristics.filter { $0.declaration >= start && $0.declaration <= end }
         guard let first = found.first else { return nil }
-        let size = first.uuid.shortValue.map { $0 <= 0xFFFF ? 2 : 16 } ?? 16
+        let size = Self.attSize(first.uuid)
         let entryLength = 5 + size
         var w = ByteWriter()
         w.u8(ATTOpcode.readByTypeResponse)
         w.u8(UInt8(entryLength))
         var last = first.declaration
         for c in found {
-            let s = c.uuid.shortValue.map { $0 <= 0xFFFF ? 2 : 16 } ?? 16
+            let s = Self.attSize(c.uuid)
             guard s == size, w.count + entryLength <= mtu else { break }
             w.u16le(c.declaration)
             w.u8(c.properties)
@@ -115,13 +120,13 @@ struct GATTTable {
     func findInformation(from start: UInt16, to end: UInt16, mtu: Int) -> (pdu: [UInt8], last: UInt16)? {
         let found = characteristics.flatMap(\.descriptors).filter { $0.handle >= start && $0.handle <= end }
         guard let first = found.first else { return nil }
-        let size = first.uuid.shortValue.map { $0 <= 0xFFFF ? 2 : 16 } ?? 16
+        let size = Self.attSize(first.uuid)
         var w = ByteWriter()
         w.u8(ATTOpcode.findInformationResponse)
         w.u8(size == 2 ? 1 : 2)
         var last = first.handle
         for d in found {
-            let s = d.uuid.shortValue.map { $0 <= 0xFFFF ? 2 : 16 } ?? 16
+            let s = Self.attSize(d.uuid)
             guard s == size, w.count + 2 + size <= mtu else { break }
             w.u16le(d.handle)
             w.append(d.uuid.wireBytes(size: size))
