@@ -32,7 +32,7 @@ public enum Files {
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw GoldenError("\(path): cannot write: \(reason(errno))") }
+        guard fd >= 0 else { throw GoldenError("\(path): cannot write: \(FileError.reason(errno))") }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: Int32 = 0
         bytes.withUnsafeBytes { raw in
@@ -54,7 +54,7 @@ public enum Files {
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
-            throw GoldenError("\(path): cannot write: \(reason(failure))")
+            throw GoldenError("\(path): cannot write: \(FileError.reason(failure))")
         }
     }
 
@@ -94,6 +94,4 @@ public enum Files {
             throw GoldenError(error.description)
         }
     }
-
-    static func reason(_ code: Int32) -> String { FileError.reason(code) }
 }

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import FileAccess
+
 /// Decodes a capture file into readings JSONL, one canonical reading per line. The decoding
 /// pipeline is supplied by the caller; `options` come from the `decode` section of golden.json.
 public typealias CaptureDecoder = @Sendable (_ path: String, _ options: [String: String]) throws -> [UInt8]
@@ -64,7 +66,7 @@ public enum ReadingsSource {
         // Without blocking: a FIFO would wait for a writer. What is not a regular file is no readings
         // file; the capture reader then says what it is.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw GoldenError("\(path): \(Files.reason(errno))") }
+        guard fd >= 0 else { throw GoldenError("\(path): \(FileError.reason(errno))") }
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return false }
@@ -73,7 +75,7 @@ public enum ReadingsSource {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw GoldenError("\(path): \(Files.reason(errno))")
+                throw GoldenError("\(path): \(FileError.reason(errno))")
             }
             if count == 0 { return true }
             if let first = chunk[0..<count].first(where: { !isBlank($0) }) { return first == UInt8(ascii: "{") }
