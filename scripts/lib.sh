@@ -27,8 +27,31 @@ install_debian_packages() {
         fi
     fi
     say "Installing ${missing[*]} with apt-get…"
-    "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-    "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    # Another install may hold dpkg's lock (a parallel script, unattended upgrades): wait for it.
+    local wait=(-o DPkg::Lock::Timeout=600)
+    "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" update -qq >/dev/null
+    "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" install -y -qq "${missing[@]}" >/dev/null
+}
+
+# python_with PKG… — a virtual environment (made once, reused) that has the PyPI packages given;
+# sets PYTHON to its interpreter. Returns 1, after saying why, when they cannot be installed
+# (no network, no venv module), so that optional tests can skip with that message.
+python_with() {
+    local venv="${BLUETAPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/bluetape/venv}"
+    if [ ! -x "$venv/bin/python" ]; then
+        mkdir -p "$(dirname "$venv")"
+        python3 -m venv "$venv" >/dev/null 2>&1 || { say "cannot make a Python virtual environment at $venv"; return 1; }
+    fi
+    local missing=()
+    for pkg in "$@"; do
+        "$venv/bin/python" -m pip show -q "${pkg%%[=<>]*}" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        say "Installing ${missing[*]} from PyPI into $venv…"
+        "$venv/bin/python" -m pip install -q "${missing[@]}" >/dev/null 2>&1 \
+            || { say "cannot install ${missing[*]} from PyPI"; return 1; }
+    fi
+    PYTHON="$venv/bin/python"
 }
 
 require_swift() {

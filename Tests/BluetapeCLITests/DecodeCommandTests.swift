@@ -144,7 +144,7 @@ struct SharedCaptureDecodeTests {
 
     @Test func `decode reads every shared capture cleanly`() throws {
         let paths = TestPaths.sharedCaptureFiles
-        #expect(paths.count == 27)
+        #expect(paths.count == WiresharkReference.manifestPackets.count)
         var readings = 0
         for path in paths {
             let (code, out, err) = runTool(["decode", "--format", "jsonl", path])

@@ -16,7 +16,7 @@ struct SharedCaptureTests {
         #expect(summary.damaged == 0)
     }
 
-    @Test(arguments: files)
+    @Test(arguments: files.filter { !WiresharkReference.unreadableByWireshark.contains(String($0.split(separator: "/").last!)) })
     func `first and last time equal capinfos`(path: String) throws {
         let name = String(path.split(separator: "/").last!)
         let reference = try #require(WiresharkReference.capinfos[name])

@@ -130,8 +130,22 @@ public enum WiresharkReference {
             let name = cells[f].replacingBackticks
             if let packets = Int(cells[p].filter { $0 != "," }) { result[name] = packets }
         }
+        for entry in round2 { result[entry.file] = entry.packets }
         return result
     }()
+
+    /// The MANIFEST's round-2 additions, whose counts are in its prose (reference/round2-packets.tsv).
+    public static let round2: [(file: String, packets: Int, wiresharkReads: Bool)] = {
+        guard let text = TestPaths.readText(TestPaths.fixtures + "/reference/round2-packets.tsv") else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let columns = line.split(separator: "\t").map(String.init)
+            guard !line.hasPrefix("#"), columns.count >= 3, let packets = Int(columns[1]) else { return nil }
+            return (columns[0], packets, columns[2] == "yes")
+        }
+    }()
+
+    /// Shared captures Wireshark cannot open (an Android bug report): no capinfos figures exist.
+    public static var unreadableByWireshark: Set<String> { Set(round2.filter { !$0.wiresharkReads }.map(\.file)) }
 }
 
 extension String {
