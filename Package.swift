@@ -18,10 +18,12 @@ let package = Package(
     targets: [
         .target(name: "ByteReading"),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
-        .target(name: "CaptureFiles", dependencies: ["ByteReading", "CPcap"], swiftSettings: streaming),
+        .target(name: "CaptureModel"),
+        .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel"], swiftSettings: streaming),
+        .target(name: "PcapFiles", dependencies: ["CaptureModel", "CaptureFiles", "CPcap", "FileAccess"]),
         .target(name: "JSON", swiftSettings: streaming),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
-        .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles"], swiftSettings: streaming),
+        .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureModel"], swiftSettings: streaming),
         .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets", "JSON"]),
         .target(name: "FileAccess"),
         .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON", "FileAccess"]),
@@ -29,48 +31,58 @@ let package = Package(
             name: "Readings",
             dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"],
             swiftSettings: streaming),
-        .target(name: "EventOutput", dependencies: ["BluetoothTracking", "JSON"], swiftSettings: streaming),
+        .target(name: "EventOutput", dependencies: ["BluetoothTracking", "CaptureModel", "JSON"], swiftSettings: streaming),
         .target(
             name: "Synthesis",
-            dependencies: ["ByteReading", "BluetoothPackets", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON", "FileAccess"]),
+            dependencies: [
+                "ByteReading", "BluetoothPackets", "CaptureModel", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON",
+                "FileAccess",
+            ]),
         .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff", "FileAccess"]),
         .target(name: "Handoff"),
-        .target(name: "Replay", dependencies: ["CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff"]),
+        .target(name: "Replay", dependencies: ["CaptureModel", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff"]),
         .target(
             name: "BluetapeCLI",
             dependencies: [
-                "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts",
-                "Readings", "Synthesis", "Handoff", "Replay", "FileAccess", "CPcap",
+                "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff",
+                "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay", "FileAccess",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
-        .target(name: "TestSupport", dependencies: ["ByteReading", "CaptureFiles"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ByteReading", "CaptureModel", "CaptureFiles", "PcapFiles"], path: "Tests/TestSupport"),
         .testTarget(name: "ByteReadingTests", dependencies: ["ByteReading"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "HandoffTests", dependencies: ["Handoff"]),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "TestSupport"]),
-        .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "TestSupport"]),
-        .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "TestSupport"]),
+        .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureModel", "CaptureFiles", "TestSupport"]),
+        .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "CaptureModel", "CaptureFiles", "TestSupport"]),
         .testTarget(
             name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "ByteReading", "BluetoothPackets", "TestSupport"]),
         .testTarget(name: "LayoutsTests", dependencies: ["Layouts", "TestSupport"]),
         .testTarget(name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI"]),
         .testTarget(
             name: "SynthesisTests",
-            dependencies: ["Synthesis", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "TestSupport"]),
+            dependencies: [
+                "Synthesis", "CaptureModel", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "TestSupport",
+            ]),
         .testTarget(name: "BluetoothPacketsTests", dependencies: ["BluetoothPackets", "ByteReading", "TestSupport"]),
         .testTarget(
             name: "BluetoothTrackingTests",
             dependencies: [
-                "BluetoothTracking", "BluetoothPackets", "TestSupport", "CaptureFiles", "ByteReading", "JSON", "EventOutput",
+                "BluetoothTracking", "BluetoothPackets", "TestSupport", "CaptureModel", "CaptureFiles", "ByteReading", "JSON",
+                "EventOutput",
             ]),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["Replay", "BluetapeCLI", "BluetoothTracking", "Readings", "CaptureFiles", "JSON", "TestSupport"]),
+            dependencies: [
+                "Replay", "BluetapeCLI", "BluetoothTracking", "Readings", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "RobustnessTests",
             dependencies: [
-                "ByteReading", "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput", "PayloadDecoders",
+                "ByteReading", "CaptureModel", "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput",
+                "PayloadDecoders",
                 "Layouts", "JSON", "Readings", "Synthesis", "GoldenDiff", "BluetapeCLI", "TestSupport",
             ]),
     ],

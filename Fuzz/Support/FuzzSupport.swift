@@ -2,6 +2,7 @@
 // hold for any input. A broken check calls `fuzzFailure`, which aborts so libFuzzer keeps the input.
 
 import CaptureFiles
+import CaptureModel
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@
 // byte 15), so every input reaches the record reader.
 
 import CaptureFiles
+import CaptureModel
 
 private let header: [UInt8] = Array("btsnoop\0".utf8) + [0, 0, 0, 1]
 private let datalinks: [[UInt8]] = [[0, 0, 0x03, 0xE9], [0, 0, 0x03, 0xEA], [0, 0, 0x07, 0xD1]]

@@ -2,6 +2,7 @@
 // (PacketLogger has no magic, so recognising it is part of what is fuzzed).
 
 import CaptureFiles
+import CaptureModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

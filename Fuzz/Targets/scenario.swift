@@ -3,6 +3,7 @@
 // scenario that parses is synthesized, its first 300 records written as btsnoop and as pcap.
 
 import CaptureFiles
+import CaptureModel
 import Synthesis
 
 private let directory: String = {

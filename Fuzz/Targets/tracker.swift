@@ -7,6 +7,8 @@
 
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
+import PcapFiles
 import EventOutput
 import JSON
 import PayloadDecoders
@@ -30,7 +32,7 @@ public func fuzzInitialize(
     defer { closedir(directory) }
     while let entry = readdir(directory) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard !name.hasPrefix("."), let reader = try? CaptureReader(path: from + "/" + name) else { continue }
+        guard !name.hasPrefix("."), let reader = try? CaptureReader(path: from + "/" + name, formats: [PcapFormat()]) else { continue }
         var records: [StoredRecord] = []
         while records.count < 2000, let record = reader.next() { records.append(record.stored()) }
         // Several windows of each capture, so later parts (connections, notifications) are seeds too.

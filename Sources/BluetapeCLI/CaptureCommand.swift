@@ -1,6 +1,8 @@
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import JSON
+import PcapFiles
 import Readings
 
 #if canImport(Glibc)
@@ -45,7 +47,12 @@ enum CaptureCommand: Command {
         {
             throw InputError(problem)
         }
-        let monitor = try LiveMonitor()
+        let monitor: LiveMonitor
+        do {
+            monitor = try LiveMonitor()
+        } catch {
+            throw InputError(error.message)
+        }
         let writer: CaptureWriter
         do {
             writer = try CaptureWriter(path: output, format: .pcap(.linuxMonitor))

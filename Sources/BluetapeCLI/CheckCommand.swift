@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import GoldenDiff
 import JSON
 import Layouts

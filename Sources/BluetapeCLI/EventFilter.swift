@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 
 /// The filters `events`, `decode` and `replay` share: they combine (all must match).
 struct EventFilter {

@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import EventOutput
 import Handoff
 import JSON

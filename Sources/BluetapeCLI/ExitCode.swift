@@ -1,4 +1,6 @@
 import CaptureFiles
+import CaptureModel
+import PcapFiles
 
 /// Exit codes, the same for every command.
 public enum ExitCode: Int32, Sendable {
@@ -24,10 +26,13 @@ struct InputError: Error {
     init(_ message: String) { self.message = message }
 }
 
+/// Every format the command line reads: btsnoop and PacketLogger here, pcap and pcapng through libpcap.
+let captureFormats: [any ExternalCaptureFormat] = [PcapFormat()]
+
 /// Opens a capture for a command: a file that cannot be opened or is no capture is bad input (exit 3).
 func openCapture(_ path: String) throws(InputError) -> CaptureReader {
     do {
-        return try CaptureReader(path: path)
+        return try CaptureReader(path: path, formats: captureFormats)
     } catch {
         throw InputError(error.description)
     }

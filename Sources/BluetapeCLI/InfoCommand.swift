@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import JSON
 
 /// `bluetape info FILE…`: what a capture holds, at file level.
@@ -22,7 +23,7 @@ enum InfoCommand: Command {
         for (index, path) in arguments.positionals.enumerated() {
             let summary: CaptureSummary
             do {
-                summary = CaptureSummary(reading: try CaptureReader(path: path))
+                summary = CaptureSummary(reading: try CaptureReader(path: path, formats: captureFormats))
             } catch {
                 context.error(error.description)
                 code = .badInput

@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import EventOutput
 import JSON
 import Readings
@@ -95,7 +96,7 @@ enum ReplayCommand: Command {
     }
 
     static func replayOptions(_ arguments: ParsedArguments) throws(UsageError) -> ReplayOptions {
-        var options = ReplayOptions()
+        var options = ReplayOptions(formats: captureFormats)
         if arguments.has("max") {
             guard arguments.value("speed") == nil else { throw UsageError("give --speed or --max, not both") }
             options.speed = .infinity

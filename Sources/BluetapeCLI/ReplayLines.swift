@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import JSON
 import Replay
 

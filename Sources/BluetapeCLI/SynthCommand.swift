@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import Synthesis
 
 /// `bluetape synth SCENARIO.json -o OUT`: a capture made from a scenario.

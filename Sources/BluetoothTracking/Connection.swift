@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 /// A request waiting for its response, with what the response needs from it.
 struct PendingRequest {

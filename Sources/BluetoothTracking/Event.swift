@@ -1,5 +1,5 @@
 import BluetoothPackets
-import CaptureFiles
+import CaptureModel
 
 /// One fact of the event stream, in capture order. `frame` is the record that completed it.
 public struct Event: Sendable {

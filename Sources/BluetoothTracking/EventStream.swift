@@ -1,4 +1,4 @@
-import CaptureFiles
+import CaptureModel
 
 /// Reads a whole capture into events: records through the tracker, with the reader's damage reports
 /// turned into `diagnostic` events where they happened.
@@ -7,7 +7,7 @@ public enum EventStream {
     /// `stop` is asked before each record (a consumer that has gone away ends the read early).
     @discardableResult
     public static func read(
-        _ reader: CaptureReader, options: Tracker.Options = Tracker.Options(), stop: () -> Bool = { false },
+        _ reader: some RecordSource, options: Tracker.Options = Tracker.Options(), stop: () -> Bool = { false },
         _ body: (Event) -> Void
     ) -> Tracker.Statistics {
         let tracker = Tracker(options: options)
@@ -28,7 +28,7 @@ public enum EventStream {
     /// The reader's new damage reports, through the tracker: behind any event it still holds.
     @discardableResult
     private static func reportProblems(
-        _ reader: CaptureReader, from start: Int, timestamp: Int64, _ tracker: Tracker, _ body: (Event) -> Void
+        _ reader: some RecordSource, from start: Int, timestamp: Int64, _ tracker: Tracker, _ body: (Event) -> Void
     ) -> Int {
         let log = reader.problems
         for problem in log.items.dropFirst(start) {

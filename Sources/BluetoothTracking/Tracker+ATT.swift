@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 /// The ATT maximum attribute value length (Core v5.4, Vol 3, Part F, §3.2.9).
 let maximumAttributeLength = 512

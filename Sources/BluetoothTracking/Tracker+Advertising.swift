@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 /// Extended advertising data arriving in several reports, collected per advertiser and set.
 struct ExtendedFragmentKey: Hashable {

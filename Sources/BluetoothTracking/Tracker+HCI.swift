@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 extension Tracker {
     func handleCommand(_ r: inout ByteReader) {

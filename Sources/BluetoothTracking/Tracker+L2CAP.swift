@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 extension Tracker {
     /// Dispatches one complete L2CAP basic frame by channel.

@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 /// Turns capture records into the ordered event stream: HCI → L2CAP → ATT/GATT, advertising,
 /// connections, and handles resolved to UUIDs. The only stateful stage of the pipeline.

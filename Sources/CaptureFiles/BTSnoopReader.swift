@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// Reads btsnoop version 1 files: datalinks 1001 (HCI), 1002 (H4, Android) and 2001 (Linux monitor).
 ///
 /// File header: "btsnoop\0", version u32, datalink u32. Each record: original length, included

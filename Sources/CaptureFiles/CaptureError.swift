@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// Why a capture file cannot be read at all. Every case reads as one sentence a person can act on.
 public enum CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound(path: String)
@@ -9,6 +11,8 @@ public enum CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedDatalink(path: String, datalink: LinkType)
     case truncatedHeader(path: String, format: CaptureFormat, have: Int, need: Int)
     case libpcap(path: String, message: String)
+    /// A format this build has no reader for (pcap without `PcapFiles`).
+    case formatNotAvailable(path: String, format: CaptureFormat)
 
     public var description: String {
         switch self {
@@ -33,33 +37,8 @@ public enum CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): \(format.rawValue) file header is cut short (\(have) of \(need) bytes)"
         case .libpcap(let path, let message):
             return "\(path): \(message)"
+        case .formatNotAvailable(let path, let format):
+            return "\(path): \(format.rawValue) is read through libpcap, which this program was built without (PcapFiles)"
         }
-    }
-}
-
-/// Damage found while reading records: reported, counted, and read past where the format allows.
-public struct CaptureProblem: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Hashable {
-        /// The file ends inside a record; every whole record before it was read.
-        case truncatedTail = "truncated_tail"
-        /// A record header that cannot be right (length too large, impossible values).
-        case badRecord = "bad_record"
-        /// Reading could not go on past this point.
-        case readError = "read_error"
-    }
-
-    public var kind: Kind
-    /// The frame number the damaged record would have had.
-    public var frame: Int
-    /// Byte offset of the damaged record in the file.
-    public var offset: Int64
-    public var reason: String
-    /// Bytes skipped to find the next good record, when reading resumed.
-    public var skippedBytes: Int64?
-
-    public var description: String {
-        var text = "frame \(frame) at byte offset \(offset): \(reason)"
-        if let skippedBytes { text += "; resumed after skipping \(skippedBytes) bytes" }
-        return text
     }
 }

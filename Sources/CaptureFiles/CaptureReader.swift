@@ -1,4 +1,4 @@
-import CPcap
+import CaptureModel
 
 #if canImport(Glibc)
 import Glibc
@@ -6,16 +6,33 @@ import Glibc
 import Darwin
 #endif
 
+/// A capture format whose reader lives outside this module: pcap and pcapng through libpcap
+/// (`PcapFiles.PcapFormat`), so that these readers build where libpcap does not exist (iOS).
+public protocol ExternalCaptureFormat: Sendable {
+    /// The format, when a capture starting with `head` (its first 8 bytes, fewer when it is shorter)
+    /// is one this reads.
+    func recognise(_ head: [UInt8]) -> CaptureFormat?
+    /// Opens the regular file `fd`, positioned at its start; the reader owns and closes it.
+    func open(fd: Int32, path: String) throws(CaptureError) -> any FormatReader
+    /// Opens a capture held in memory; `name` is used in messages.
+    func open(bytes: [UInt8], name: String) throws(CaptureError) -> any FormatReader
+}
+
+/// The reader of one format, as `CaptureReader` drives it.
+public protocol FormatReader: RecordSource {
+    var linkType: LinkType { get }
+}
+
 /// Reads any supported capture file record by record, with memory that stays flat.
 ///
 /// The format is found from the file's first bytes, never from its name:
-/// "btsnoop\0" → btsnoop; pcap magic (µs or ns, either byte order) or a pcapng section header →
-/// libpcap; records that look like PacketLogger's → PacketLogger.
-public final class CaptureReader {
+/// "btsnoop\0" → btsnoop; records that look like PacketLogger's → PacketLogger; pcap magic (µs or
+/// ns, either byte order) or a pcapng section header → the external format that reads it.
+public final class CaptureReader: RecordSource {
     enum Source {
         case btsnoop(BTSnoopReader)
         case packetLogger(PacketLoggerReader)
-        case pcap(PcapReader)
+        case external(any FormatReader)
     }
 
     public let path: String
@@ -23,38 +40,42 @@ public final class CaptureReader {
     public let linkType: LinkType
     private let source: Source
 
-    /// Opens the capture at `path`.
-    public convenience init(path: String) throws(CaptureError) {
+    /// Opens the capture at `path`; `formats` read what this module does not (pcap, pcapng).
+    public convenience init(path: String, formats: [any ExternalCaptureFormat] = []) throws(CaptureError) {
         let fd = try openCaptureFile(path)
         var magic = [UInt8](repeating: 0, count: 8)
         let got = pread(fd, &magic, 8, 0)
         let head = Array(magic.prefix(max(got, 0)))
-        if let pcapFormat = Self.pcapFormat(head) {
-            guard let file = fdopen(fd, "rb") else {
-                close(fd)
-                throw .notReadable(path: path, reason: String(cString: strerror(errno)))
-            }
-            try self.init(path: path, source: .pcap(try PcapReader(file: file, path: path)), format: pcapFormat)
+        if let (external, format) = try Self.external(head, formats, path: path, closing: fd) {
+            try self.init(path: path, source: .external(try external.open(fd: fd, path: path)), format: format)
         } else {
             try self.init(path: path, input: InputBuffer(fd: fd))
         }
     }
 
     /// Reads a capture held in memory (tests, fuzzing); `name` is used in messages.
-    public convenience init(bytes: [UInt8], name: String = "<memory>") throws(CaptureError) {
+    public convenience init(bytes: [UInt8], name: String = "<memory>", formats: [any ExternalCaptureFormat] = [])
+        throws(CaptureError)
+    {
         if bytes.isEmpty { throw .empty(path: name) }
-        if let pcapFormat = Self.pcapFormat(Array(bytes.prefix(8))) {
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 16)
-            bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-            guard let file = fmemopen(memory, bytes.count, "rb") else {
-                memory.deallocate()
-                throw .notReadable(path: name, reason: "fmemopen failed")
-            }
-            let reader = try PcapReader(file: file, path: name, memory: memory)
-            try self.init(path: name, source: .pcap(reader), format: pcapFormat)
+        if let (external, format) = try Self.external(Array(bytes.prefix(8)), formats, path: name, closing: nil) {
+            try self.init(path: name, source: .external(try external.open(bytes: bytes, name: name)), format: format)
         } else {
             try self.init(path: name, input: InputBuffer(bytes: bytes))
         }
+    }
+
+    /// The external format that reads a capture starting with `head`; nil when it is none of
+    /// theirs; an error when it is pcap or pcapng and no format given reads it.
+    private static func external(
+        _ head: [UInt8], _ formats: [any ExternalCaptureFormat], path: String, closing fd: Int32?
+    ) throws(CaptureError) -> (any ExternalCaptureFormat, CaptureFormat)? {
+        for external in formats {
+            if let format = external.recognise(head) { return (external, format) }
+        }
+        guard let format = pcapMagic(head) else { return nil }
+        if let fd { close(fd) }
+        throw .formatNotAvailable(path: path, format: format)
     }
 
     private convenience init(path: String, input: InputBuffer) throws(CaptureError) {
@@ -80,11 +101,12 @@ public final class CaptureReader {
         switch source {
         case .btsnoop(let reader): linkType = reader.datalink
         case .packetLogger: linkType = .packetLogger
-        case .pcap(let reader): linkType = reader.linkType
+        case .external(let reader): linkType = reader.linkType
         }
     }
 
-    private static func pcapFormat(_ head: [UInt8]) -> CaptureFormat? {
+    /// pcap (µs or ns magic, either byte order) or pcapng, from a file's first bytes.
+    public static func pcapMagic(_ head: [UInt8]) -> CaptureFormat? {
         guard head.count >= 4 else { return nil }
         let magic = UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8 | UInt32(head[3])
         switch magic {
@@ -101,7 +123,7 @@ public final class CaptureReader {
         switch source {
         case .btsnoop(let reader): reader.next()
         case .packetLogger(let reader): reader.next()
-        case .pcap(let reader): reader.next()
+        case .external(let reader): reader.next()
         }
     }
 
@@ -111,7 +133,7 @@ public final class CaptureReader {
         switch source {
         case .btsnoop(let reader): while let record = reader.next(), body(record) {}
         case .packetLogger(let reader): while let record = reader.next(), body(record) {}
-        case .pcap(let reader): while let record = reader.next(), body(record) {}
+        case .external(let reader): while let record = reader.next(), body(record) {}
         }
     }
 
@@ -120,7 +142,7 @@ public final class CaptureReader {
         switch source {
         case .btsnoop(let reader): reader.problems
         case .packetLogger(let reader): reader.problems
-        case .pcap(let reader): reader.problems
+        case .external(let reader): reader.problems
         }
     }
 

@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// What `bluetape info` reports about a capture: counts, time span and damage.
 public struct CaptureSummary: Sendable {
     public var path: String

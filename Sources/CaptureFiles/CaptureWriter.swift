@@ -1,3 +1,4 @@
+import CaptureModel
 import ByteReading
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CaptureModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// Reads Apple PacketLogger (`.pklg`) files, as macOS PacketLogger.app, iOS sysdiagnose and
 /// BTstack's hci_dump write them.
 ///

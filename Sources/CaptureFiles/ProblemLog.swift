@@ -1,14 +1,6 @@
-/// The damage a reader found: every problem counted, the first thousand kept with their details.
-public struct ProblemLog: Sendable {
-    public private(set) var items: [CaptureProblem] = []
-    public private(set) var count = 0
-    static let kept = 1000
+import CaptureModel
 
-    mutating func add(_ problem: CaptureProblem) {
-        count += 1
-        if items.count < Self.kept { items.append(problem) }
-    }
-
+extension ProblemLog {
     /// Records why input ended before a whole record: an I/O error or a file cut mid-record.
     mutating func endOfInput(_ input: InputBuffer, frame: Int, recordOffset: Int64, needed: Int) {
         if let error = input.readError {

@@ -1,6 +1,6 @@
 import BluetoothPackets
 import BluetoothTracking
-import CaptureFiles
+import CaptureModel
 import JSON
 
 /// Writes events as JSON Lines, the stream's contract (DESIGN.md, "The event stream").

@@ -1,7 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import ByteReading
-import CaptureFiles
+import CaptureModel
 import JSON
 
 /// Writes events for people, in the spirit of btmon: one header line per event with frame, time

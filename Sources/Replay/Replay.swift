@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import Readings
 
 /// Replays captures into app code and tests: events or readings at the pace of the capture's
@@ -35,7 +36,7 @@ public enum Replay {
     private static func check(_ path: String, _ options: ReplayOptions) throws(ReplayError) {
         try options.validate()
         do {
-            _ = try CaptureReader(path: path)
+            _ = try CaptureReader(path: path, formats: options.formats)
         } catch {
             throw .capture(error)
         }

@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 
 /// How a replay plays a capture.
 public struct ReplayOptions: Sendable {
@@ -16,11 +17,15 @@ public struct ReplayOptions: Sendable {
     public var tracker: Tracker.Options
     /// How many elements the reader may prepare ahead of the consumer: the bound on memory.
     public var readAhead: Int
+    /// Formats read beyond btsnoop and PacketLogger: `[PcapFormat()]` (product `CaptureFiles`'s
+    /// `PcapFiles`) where libpcap exists.
+    public var formats: [any ExternalCaptureFormat]
 
     public init(
         speed: Double = 1, maxGap: Duration? = nil, passes: Int? = 1, filter: ReplayFilter = .all,
-        tracker: Tracker.Options = Tracker.Options(), readAhead: Int = 1024
+        tracker: Tracker.Options = Tracker.Options(), readAhead: Int = 1024, formats: [any ExternalCaptureFormat] = []
     ) {
+        self.formats = formats
         self.speed = speed
         self.maxGap = maxGap
         self.passes = passes

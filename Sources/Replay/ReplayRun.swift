@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 
 /// The passes of one replay, played in the calling thread: opens the capture for each pass, reads
 /// it through the source and hands every element, with the offset it is due at, to a body that
@@ -27,7 +28,7 @@ package struct ReplayRun<Source: ReplaySource>: Sendable {
     ) throws(CaptureError) -> CaptureReader {
         var schedule = ReplaySchedule(speed: options.speed, maxGap: options.maxGap)
         var reader: CaptureReader
-        if let first { reader = first } else { reader = try CaptureReader(path: path) }
+        if let first { reader = first } else { reader = try CaptureReader(path: path, formats: options.formats) }
         var pass = 0
         while true {
             var going = true
@@ -42,7 +43,7 @@ package struct ReplayRun<Source: ReplaySource>: Sendable {
             // An empty pass would loop forever without a single element: stop instead.
             if !going || emitted == 0 { return reader }
             if let passes = options.passes, pass >= passes { return reader }
-            reader = try CaptureReader(path: path)
+            reader = try CaptureReader(path: path, formats: options.formats)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import Handoff
 
 /// A replay as an `AsyncSequence`: each element comes when it is due on the replay's clock.

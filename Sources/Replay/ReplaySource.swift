@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import PayloadDecoders
 import Readings
 

@@ -1,6 +1,7 @@
 import BluetoothPackets
 import ByteReading
 import CaptureFiles
+import CaptureModel
 
 /// One connection from the phone to a device, as its HCI log shows it: connection set-up, MTU
 /// exchange, full discovery, subscriptions, the scenario's actions, and disconnection. ACL is

@@ -1,6 +1,7 @@
 import BluetoothPackets
 import ByteReading
 import CaptureFiles
+import CaptureModel
 
 /// Builds HCI packets as an Android controller logs them (Core v5.4, Vol 4, Part E).
 enum HCIRecords {

@@ -1,6 +1,7 @@
 import BluetoothPackets
 import ByteReading
 import CaptureFiles
+import CaptureModel
 
 /// A source of records in time order; the synthesizer merges several.
 protocol RecordStream: AnyObject {

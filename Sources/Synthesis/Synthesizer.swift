@@ -1,5 +1,6 @@
 import BluetoothPackets
 import CaptureFiles
+import CaptureModel
 
 /// Turns a scenario into the HCI traffic an Android phone would log: its start-up, the devices'
 /// advertising reports, and its connections to them. Deterministic: the same scenario and seed

@@ -1,5 +1,6 @@
 import BluetapeCLI
 import CaptureFiles
+import CaptureModel
 import JSON
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@ import BluetoothPackets
 import BluetoothTracking
 import ByteReading
 import CaptureFiles
+import CaptureModel
 import Testing
 
 /// Advertising reports into `adv` events (Core v5.4, Vol 4, Part E, §7.7.65.2 and §7.7.65.13).

@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import Testing
 
 /// Handles resolved to UUIDs from discovery, from an earlier connection, and from a GATT map

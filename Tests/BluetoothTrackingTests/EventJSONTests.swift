@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import EventOutput
 import JSON
 import TestSupport
@@ -288,7 +289,7 @@ struct EventJSONTests {
         let whole = try CaptureFactory.capture(.btsnoop(.btsnoopUART), trace.records)
         let cut = Array(whole.dropLast(3))
         var events: [Event] = []
-        EventStream.read(try CaptureReader(bytes: cut)) { events.append($0) }
+        EventStream.read(try CaptureReader(bytes: cut, formats: testFormats)) { events.append($0) }
         let last = try #require(events.last)
         #expect(events.map(\.type) == [.att, .diagnostic])
         #expect(

@@ -2,6 +2,7 @@ import BluetoothPackets
 import BluetoothTracking
 import ByteReading
 import CaptureFiles
+import CaptureModel
 import EventOutput
 import JSON
 import Testing
@@ -104,7 +105,7 @@ func track(_ records: [StoredRecord], options: Tracker.Options = Tracker.Options
 /// Every event of a capture file, read the way `bluetape events` reads it.
 func events(inCapture path: String, options: Tracker.Options = Tracker.Options()) throws -> [Event] {
     var events: [Event] = []
-    EventStream.read(try CaptureReader(path: path), options: options) { events.append($0) }
+    EventStream.read(try CaptureReader(path: path, formats: testFormats), options: options) { events.append($0) }
     return events
 }
 

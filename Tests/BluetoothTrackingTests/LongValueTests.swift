@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import Testing
 
 /// Long reads (Read Blob, Core v5.4, Vol 3, Part G, §4.8.3) and long writes (§4.9.4), and the order

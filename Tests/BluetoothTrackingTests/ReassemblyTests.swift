@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import Testing
 
 /// ACL fragments into L2CAP frames (Core v5.4, Vol 4, Part E, §5.4.2; Vol 3, Part A, §7.2).

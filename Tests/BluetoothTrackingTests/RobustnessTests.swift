@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import Testing
 
 /// Malformed packets inside good records become diagnostics; the stream goes on (DESIGN.md, "Bad input").

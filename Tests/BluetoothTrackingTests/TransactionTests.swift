@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import Testing
 
 /// ATT requests and responses paired per connection and per client (Core v5.4, Vol 3, Part F, §3.3.2).

@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import Testing
 import TestSupport
 
@@ -10,7 +11,7 @@ struct DamageTests {
 
     /// End offset of every record of a well-formed capture.
     func recordEnds(_ bytes: [UInt8]) throws -> [Int64] {
-        let reader = try CaptureReader(bytes: bytes)
+        let reader = try CaptureReader(bytes: bytes, formats: testFormats)
         var starts: [Int64] = []
         while let record = reader.next() { starts.append(record.fileOffset) }
         return Array(starts.dropFirst()) + [Int64(bytes.count)]
@@ -23,7 +24,7 @@ struct DamageTests {
         for length in 0...bytes.count {
             let prefix = Array(bytes.prefix(length))
             let expected = ends.filter { $0 <= Int64(length) }.count
-            guard let reader = try? CaptureReader(bytes: prefix) else {
+            guard let reader = try? CaptureReader(bytes: prefix, formats: testFormats) else {
                 // Too short for the file header: no record can be in it.
                 #expect(expected == 0)
                 continue
@@ -43,7 +44,7 @@ struct DamageTests {
         let ends = try recordEnds(bytes)
         for length in stride(from: 0, through: bytes.count, by: 7) {
             let expected = ends.filter { $0 <= Int64(length) }.count
-            let records = (try? CaptureReader(bytes: Array(bytes.prefix(length))))?.readAll() ?? []
+            let records = (try? CaptureReader(bytes: Array(bytes.prefix(length)), formats: testFormats))?.readAll() ?? []
             #expect(records.count == expected, "prefix of \(length) bytes")
         }
     }
@@ -54,7 +55,7 @@ struct DamageTests {
         // Break the included length of the fifth record (it starts where the fourth ends).
         let fifth = Int(ends[3])
         bytes[fifth + 4] = 0x7F
-        let reader = try CaptureReader(bytes: bytes)
+        let reader = try CaptureReader(bytes: bytes, formats: testFormats)
         let records = reader.readAll()
         #expect(records.count == 9)
         #expect(records.prefix(4).map(\.frame) == [1, 2, 3, 4])
@@ -71,7 +72,7 @@ struct DamageTests {
         // Claim 4 GiB for the second record.
         let second = 16 + 24 + 6
         for i in 0..<8 { bytes[second + i] = 0xFF }
-        let reader = try CaptureReader(bytes: bytes)
+        let reader = try CaptureReader(bytes: bytes, formats: testFormats)
         let records = reader.readAll()
         #expect(records.first?.frame == 1)
         #expect(reader.problems.items.first?.reason.contains("exceeds the 64 KiB maximum") == true)
@@ -80,7 +81,7 @@ struct DamageTests {
 
     @Test func `a cut pcap keeps every whole record and warns once`() throws {
         let bytes = try CaptureFactory.capture(.pcap(.h4WithPHDR), CaptureFactory.sampleRecords(count: 5))
-        let reader = try CaptureReader(bytes: Array(bytes.dropLast(3)))
+        let reader = try CaptureReader(bytes: Array(bytes.dropLast(3)), formats: testFormats)
         #expect(reader.readAll().count == 4)
         #expect(reader.problems.count == 1)
         #expect(reader.problems.items.first?.kind == .truncatedTail)
@@ -92,28 +93,28 @@ struct DamageTests {
 struct BadFileTests {
     @Test func `a missing file, a directory, an empty file and a FIFO are refused with their reason`() throws {
         let dir = TestPaths.temporaryDirectory()
-        #expect(throws: CaptureError.notFound(path: dir + "/missing")) { try CaptureReader(path: dir + "/missing") }
-        #expect(throws: CaptureError.notARegularFile(path: dir, what: "a directory")) { try CaptureReader(path: dir) }
+        #expect(throws: CaptureError.notFound(path: dir + "/missing")) { try CaptureReader(path: dir + "/missing", formats: testFormats) }
+        #expect(throws: CaptureError.notARegularFile(path: dir, what: "a directory")) { try CaptureReader(path: dir, formats: testFormats) }
         TestPaths.writeFile(dir + "/empty", [])
-        #expect(throws: CaptureError.empty(path: dir + "/empty")) { try CaptureReader(path: dir + "/empty") }
+        #expect(throws: CaptureError.empty(path: dir + "/empty")) { try CaptureReader(path: dir + "/empty", formats: testFormats) }
         #expect(throws: CaptureError.notARegularFile(path: "/dev/zero", what: "a character device")) {
-            try CaptureReader(path: "/dev/zero")
+            try CaptureReader(path: "/dev/zero", formats: testFormats)
         }
     }
 
     @Test func `a file that is not a capture shows its first bytes`() throws {
-        let error = #expect(throws: CaptureError.self) { try CaptureReader(bytes: Array("hello, world! this is text".utf8)) }
+        let error = #expect(throws: CaptureError.self) { try CaptureReader(bytes: Array("hello, world! this is text".utf8), formats: testFormats) }
         #expect(error?.description.contains("68 65 6c 6c 6f 2c 20 77") == true)
     }
 
     @Test func `an unsupported datalink is named`() throws {
         var bytes = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x07, 0xD2]
         #expect(throws: CaptureError.unsupportedDatalink(path: "<memory>", datalink: .btsnoopSimulator)) {
-            try CaptureReader(bytes: bytes)
+            try CaptureReader(bytes: bytes, formats: testFormats)
         }
         // A pcap of Ethernet frames.
         bytes = [0xD4, 0xC3, 0xB2, 0xA1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 1, 0, 0, 0]
-        let error = #expect(throws: CaptureError.self) { try CaptureReader(bytes: bytes) }
+        let error = #expect(throws: CaptureError.self) { try CaptureReader(bytes: bytes, formats: testFormats) }
         #expect(error?.description == "<memory>: unsupported datalink 1 (unknown datalink 1)")
     }
 }

@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import Testing
 import TestSupport
 
@@ -13,7 +14,7 @@ struct ReaderTests {
             // Plain H4 has no direction field: ACL direction is unknown after a round trip.
             for i in records.indices where records[i].kind == .acl { records[i].direction = .unknown }
         }
-        let read = try CaptureReader(bytes: CaptureFactory.capture(format, records)).readAll()
+        let read = try CaptureReader(bytes: CaptureFactory.capture(format, records), formats: testFormats).readAll()
         #expect(read.count == records.count)
         for (written, back) in zip(records, read) {
             #expect(back.timestamp == written.timestamp)
@@ -29,7 +30,7 @@ struct ReaderTests {
         var bytes = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x07, 0xD1]
         bytes += [0, 0, 0, 2, 0, 0, 0, 2, 0xFF, 0xFF, 0, 12, 0, 0, 0, 0]
         bytes += [0x00, 0xE2, 0xF9, 0xAB, 0x5E, 0x5B, 0x3C, 0x33, 0x41, 0x00]
-        let reader = try CaptureReader(bytes: bytes)
+        let reader = try CaptureReader(bytes: bytes, formats: testFormats)
         let record = try #require(reader.next())
         #expect(record.timestamp == 1_719_603_154_369_587)
         #expect(record.kind == .note)
@@ -40,7 +41,7 @@ struct ReaderTests {
         var records = CaptureFactory.sampleRecords(count: 4)
         records[1].adapter = 1
         records[3].adapter = 2
-        let read = try CaptureReader(bytes: CaptureFactory.capture(.btsnoop(.btsnoopMonitor), records)).readAll()
+        let read = try CaptureReader(bytes: CaptureFactory.capture(.btsnoop(.btsnoopMonitor), records), formats: testFormats).readAll()
         #expect(read.map(\.adapter) == [0, 1, 0, 2])
         #expect(read.map(\.sourceType) == [2, 3, 5, 4])
     }
@@ -49,11 +50,11 @@ struct ReaderTests {
         let record = StoredRecord(
             timestamp: 1, direction: .received, kind: .acl, payload: [0x40, 0x20, 0x10, 0x00, 1, 2], originalLength: 20)
         for format in [CaptureWriter.Format.btsnoop(.btsnoopUART), .pcap(.h4WithPHDR)] {
-            let reader = try CaptureReader(bytes: CaptureFactory.capture(format, [record]))
+            let reader = try CaptureReader(bytes: CaptureFactory.capture(format, [record]), formats: testFormats)
             let back = try #require(reader.next())
             #expect(back.isSnapped)
             #expect(back.originalLength == 20)
-            let summary = CaptureSummary(reading: try CaptureReader(bytes: CaptureFactory.capture(format, [record])))
+            let summary = CaptureSummary(reading: try CaptureReader(bytes: CaptureFactory.capture(format, [record]), formats: testFormats))
             #expect(summary.snapped == 1)
         }
     }
@@ -62,7 +63,7 @@ struct ReaderTests {
         let bytes = try CaptureFactory.capture(.pcap(.h4WithPHDR), CaptureFactory.sampleRecords(count: 2))
         let dir = TestPaths.temporaryDirectory()
         TestPaths.writeFile(dir + "/looks-like.btsnoop", bytes)
-        let reader = try CaptureReader(path: dir + "/looks-like.btsnoop")
+        let reader = try CaptureReader(path: dir + "/looks-like.btsnoop", formats: testFormats)
         #expect(reader.format == .pcap)
         #expect(reader.readAll().count == 2)
     }
@@ -88,7 +89,7 @@ struct ReaderTests {
             return bytes
         }
         for bigEndian in [true, false] {
-            let reader = try CaptureReader(bytes: pklg(bigEndian: bigEndian))
+            let reader = try CaptureReader(bytes: pklg(bigEndian: bigEndian), formats: testFormats)
             #expect(reader.format == .packetLogger)
             let records = reader.readAll()
             #expect(records.map(\.kind) == [.note, .command, .event, .acl])

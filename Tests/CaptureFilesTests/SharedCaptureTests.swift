@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import Testing
 import TestSupport
 
@@ -11,7 +12,7 @@ struct SharedCaptureTests {
     func `record count equals the MANIFEST's packet count`(path: String) throws {
         let name = String(path.split(separator: "/").last!)
         let expected = try #require(WiresharkReference.manifestPackets[name], "\(name) is not in the MANIFEST")
-        let summary = CaptureSummary(reading: try CaptureReader(path: path))
+        let summary = CaptureSummary(reading: try CaptureReader(path: path, formats: testFormats))
         #expect(summary.records == expected)
         #expect(summary.damaged == 0)
     }
@@ -20,7 +21,7 @@ struct SharedCaptureTests {
     func `first and last time equal capinfos`(path: String) throws {
         let name = String(path.split(separator: "/").last!)
         let reference = try #require(WiresharkReference.capinfos[name])
-        let summary = CaptureSummary(reading: try CaptureReader(path: path))
+        let summary = CaptureSummary(reading: try CaptureReader(path: path, formats: testFormats))
         #expect(summary.records == reference.packets)
         guard let first = summary.firstTimestamp, let last = summary.lastTimestamp else {
             #expect(reference.earliest == "n/a")
@@ -33,7 +34,7 @@ struct SharedCaptureTests {
 
     @Test(arguments: files.filter { !$0.hasSuffix(".pklg") })
     func `reading, writing and reading again gives the same records`(path: String) throws {
-        let original = try CaptureReader(path: path)
+        let original = try CaptureReader(path: path, formats: testFormats)
         let records = original.readAll()
         let format: CaptureWriter.Format
         switch original.linkType {
@@ -42,7 +43,7 @@ struct SharedCaptureTests {
         case .ppi: return  // PPI is unwrapped on reading; its records are written as their inner type
         default: format = .btsnoop(.btsnoopUART)
         }
-        let rewritten = try CaptureReader(bytes: CaptureFactory.capture(format, records))
+        let rewritten = try CaptureReader(bytes: CaptureFactory.capture(format, records), formats: testFormats)
         let again = rewritten.readAll()
         #expect(again.count == records.count)
         for (a, b) in zip(records, again) where !a.sameContent(as: b) {
@@ -53,7 +54,7 @@ struct SharedCaptureTests {
 
     @Test(arguments: files.filter { $0.hasSuffix(".log") || $0.hasSuffix(".cfa") || $0.hasSuffix(".btsnoop") || $0.hasSuffix(".snoop") })
     func `a btsnoop file written back is byte-identical`(path: String) throws {
-        let reader = try CaptureReader(path: path)
+        let reader = try CaptureReader(path: path, formats: testFormats)
         let bytes = try #require(TestPaths.readFile(path))
         let rewritten = try CaptureFactory.capture(.btsnoop(reader.linkType), reader.readAll())
         #expect(rewritten.count == bytes.count)

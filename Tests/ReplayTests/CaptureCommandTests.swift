@@ -1,3 +1,4 @@
+import PcapFiles
 import Testing
 import TestSupport
 

@@ -1,5 +1,6 @@
 import BluetapeCLI
 import CaptureFiles
+import CaptureModel
 import Foundation
 import JSON
 import Synchronization

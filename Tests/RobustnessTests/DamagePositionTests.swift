@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import BluetoothTracking
 import ByteReading
 import CaptureFiles
+import CaptureModel
 import JSON
 import Layouts
 import PayloadDecoders

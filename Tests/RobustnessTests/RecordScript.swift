@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 
 /// The tracker fuzz target's input format, also read here so that inputs kept from it replay as
 /// tests (scripts/fuzz compiles this file into the target). Each record:

@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import EventOutput
 import GoldenDiff
 import JSON
@@ -407,7 +408,7 @@ struct EventOrderRegressionTests {
         let third = 16 + 36 + 56
         bytes[third + 4] = 0x7F  // included length 0x7F00000F
         var events: [String] = []
-        EventStream.read(try CaptureReader(bytes: bytes)) { events.append("\($0.frame) \($0.type.rawValue)") }
+        EventStream.read(try CaptureReader(bytes: bytes, formats: testFormats)) { events.append("\($0.frame) \($0.type.rawValue)") }
         #expect(events == ["1 att", "2 att", "3 diagnostic", "4 att"])
     }
 }

@@ -1,4 +1,5 @@
 import CaptureFiles
+import CaptureModel
 import TestSupport
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ struct ReadOutcome {
 
 /// Reads a capture held in memory to its end; nil when it is refused as a whole (no header, not a capture).
 func readCapture(_ bytes: [UInt8]) -> ReadOutcome? {
-    guard let reader = try? CaptureReader(bytes: bytes) else { return nil }
+    guard let reader = try? CaptureReader(bytes: bytes, formats: testFormats) else { return nil }
     var records: [StoredRecord] = []
     var offsets: [Int64] = []
     while let record = reader.next() {

@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import TestSupport
 import Testing
 
@@ -21,7 +22,7 @@ struct Original: Sendable, CustomTestStringConvertible {
 
     init?(name: String, bytes: [UInt8]) {
         guard let outcome = readCapture(bytes), outcome.problems.isEmpty, !outcome.records.isEmpty,
-            let reader = try? CaptureReader(bytes: bytes)
+            let reader = try? CaptureReader(bytes: bytes, formats: testFormats)
         else { return nil }
         self.name = name
         self.bytes = bytes
@@ -271,7 +272,7 @@ struct MutationSweepTests {
             #expect(outcome.problems.allSatisfy { $0.offset >= 0 && $0.offset <= Int64(damaged.count) }, "\(context)")
             // Every tenth mutant also goes through the tracker: damage becomes diagnostics, not a
             // stop, and the events stay in capture order.
-            if index % 10 == 0, let reader = try? CaptureReader(bytes: damaged) {
+            if index % 10 == 0, let reader = try? CaptureReader(bytes: damaged, formats: testFormats) {
                 var frames: [Int] = []
                 let statistics = EventStream.read(reader) { frames.append($0.frame) }
                 #expect(statistics.records >= kept, "\(context)")

@@ -1,5 +1,6 @@
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import PayloadDecoders
 import Readings
 import Synthesis
@@ -22,7 +23,7 @@ func synthesize(_ json: String, directory: String = TestPaths.captures) throws -
 func readings(_ bytes: [UInt8]) throws -> [Reading] {
     let pipeline = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn()))
     var result: [Reading] = []
-    EventStream.read(try CaptureReader(bytes: bytes)) { pipeline.consume($0) { result.append($0) } }
+    EventStream.read(try CaptureReader(bytes: bytes, formats: testFormats)) { pipeline.consume($0) { result.append($0) } }
     pipeline.finish { result.append($0) }
     return result
 }
@@ -59,7 +60,7 @@ struct ShippedCaptureTests {
             theirs[frame] = Hex.string(Array(pdu.dropFirst(3)))
         }
         var ours: [Int: String] = [:]
-        EventStream.read(try CaptureReader(path: capture)) { event in
+        EventStream.read(try CaptureReader(path: capture, formats: testFormats)) { event in
             if case .att(let att) = event.body, [0x12, 0x52, 0x1B, 0x1D].contains(att.opcode), let value = att.value {
                 ours[event.frame] = Hex.string(value)
             }
@@ -148,7 +149,7 @@ struct ScenarioRoundTripTests {
                 {"read": "2a29", "at_s": 1}, {"write": "2a29", "at_s": 2, "hex": "\(long)"}]}]}]}
             """
         var longValues: [String: String] = [:]
-        EventStream.read(try CaptureReader(bytes: try synthesize(json))) { event in
+        EventStream.read(try CaptureReader(bytes: try synthesize(json), formats: testFormats)) { event in
             if case .att(let att) = event.body, att.kind != .pdu, let value = att.value { longValues[att.op] = Hex.string(value) }
         }
         #expect(longValues["read_long"] == long)

@@ -1,10 +1,15 @@
 import CaptureFiles
+import CaptureModel
+import PcapFiles
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// The formats tests read: everything the command line reads, pcap and pcapng included.
+public let testFormats: [any ExternalCaptureFormat] = [PcapFormat()]
 
 /// Where test inputs live, found from this file's path (not from the working directory).
 public enum TestPaths {

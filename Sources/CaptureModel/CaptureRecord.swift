@@ -87,6 +87,22 @@ public struct CaptureRecord {
     /// Byte offset of the record in the file.
     public var fileOffset: Int64
 
+    public init(
+        frame: Int, timestamp: Int64, direction: Direction, kind: RecordKind, adapter: UInt16, linkType: LinkType,
+        sourceType: UInt16, payload: UnsafeRawBufferPointer, originalLength: Int, fileOffset: Int64
+    ) {
+        self.frame = frame
+        self.timestamp = timestamp
+        self.direction = direction
+        self.kind = kind
+        self.adapter = adapter
+        self.linkType = linkType
+        self.sourceType = sourceType
+        self.payload = payload
+        self.originalLength = originalLength
+        self.fileOffset = fileOffset
+    }
+
     public var isSnapped: Bool { originalLength > payload.count }
 
     public func stored() -> StoredRecord {

@@ -9,25 +9,25 @@ import Darwin
 
 /// libpcap's `bluetooth-monitor` interface, opened for live capture, non-blocking: every HCI packet
 /// of every adapter, as the Linux monitor channel reports it (link type 254).
-final class LiveMonitor {
+public final class LiveMonitor {
     private let handle: OpaquePointer
     /// Turns readable when packets wait.
-    let descriptor: Int32
+    public let descriptor: Int32
 
     /// One packet: the monitor header's adapter and opcode, and the HCI packet after it.
-    struct Packet {
-        var adapter: UInt16
-        var opcode: UInt16
-        var timestamp: Int64
-        var payload: [UInt8]
-        var originalLength: Int
+    public struct Packet {
+        public var adapter: UInt16
+        public var opcode: UInt16
+        public var timestamp: Int64
+        public var payload: [UInt8]
+        public var originalLength: Int
     }
 
     /// Opens the interface; the error is the message to show.
-    init() throws(InputError) {
+    public init() throws(LiveCaptureError) {
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
         guard let handle = pcap_create(LiveCaptureCheck.interface, &errorBuffer) else {
-            throw InputError(LiveCaptureCheck.openProblem(permissionDenied: false, message: Self.text(errorBuffer)))
+            throw LiveCaptureError(LiveCaptureCheck.openProblem(permissionDenied: false, message: Self.text(errorBuffer)))
         }
         pcap_set_snaplen(handle, 65_535 + 4)
         pcap_set_immediate_mode(handle, 1)
@@ -35,13 +35,13 @@ final class LiveMonitor {
         if status < 0 {
             let message = String(cString: pcap_geterr(handle))
             pcap_close(handle)
-            throw InputError(
+            throw LiveCaptureError(
                 LiveCaptureCheck.openProblem(permissionDenied: status == PCAP_ERROR_PERM_DENIED, message: message))
         }
         guard pcap_datalink(handle) == 254 else {
             let link = pcap_datalink(handle)
             pcap_close(handle)
-            throw InputError("\(LiveCaptureCheck.interface) gives link type \(link), not 254 (Linux monitor)")
+            throw LiveCaptureError("\(LiveCaptureCheck.interface) gives link type \(link), not 254 (Linux monitor)")
         }
         pcap_setnonblock(handle, 1, &errorBuffer)
         self.handle = handle
@@ -51,7 +51,7 @@ final class LiveMonitor {
     deinit { pcap_close(handle) }
 
     /// The next waiting packet, or nil when none waits.
-    func next() -> Packet? {
+    public func next() -> Packet? {
         while true {
             var header: UnsafeMutablePointer<pcap_pkthdr>?
             var data: UnsafePointer<UInt8>?
@@ -68,7 +68,7 @@ final class LiveMonitor {
     }
 
     /// The interfaces libpcap offers.
-    static func interfaces() -> [String] {
+    public static func interfaces() -> [String] {
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
         var list: UnsafeMutablePointer<pcap_if_t>?
         guard pcap_findalldevs(&list, &errorBuffer) == 0 else { return [] }
@@ -83,7 +83,7 @@ final class LiveMonitor {
     }
 
     /// The adapters the kernel lists (hci0, …), and those libpcap names bluetoothN.
-    static func adapters(interfaces: [String]) -> [String] {
+    public static func adapters(interfaces: [String]) -> [String] {
         let kernel = ((try? WholeFile.list("/sys/class/bluetooth")) ?? []).filter { $0.hasPrefix("hci") }
         let named = interfaces.filter { $0.hasPrefix("bluetooth") && $0.dropFirst(9).allSatisfy(\.isNumber) && $0.count > 9 }
         return kernel + named

@@ -1,10 +1,10 @@
 /// Why live capture cannot run here, said so that the user knows what to do; nil when it can.
 /// Pure, so every message is tested whatever machine the tests run on.
-enum LiveCaptureCheck {
-    static let interface = "bluetooth-monitor"
+public enum LiveCaptureCheck {
+    public static let interface = "bluetooth-monitor"
 
     /// Before opening: the system, libpcap's interfaces, the adapters the kernel lists.
-    static func problem(isLinux: Bool, interfaces: [String], adapters: [String]) -> String? {
+    public static func problem(isLinux: Bool, interfaces: [String], adapters: [String]) -> String? {
         guard isLinux else {
             return "live capture needs Linux: it reads the kernel's Bluetooth monitor through libpcap's "
                 + "\(interface) interface. Elsewhere, record with the system's own tool (PacketLogger on "
@@ -22,7 +22,7 @@ enum LiveCaptureCheck {
     }
 
     /// When libpcap cannot activate the interface: `permissionDenied` for PCAP_ERROR_PERM_DENIED.
-    static func openProblem(permissionDenied: Bool, message: String) -> String {
+    public static func openProblem(permissionDenied: Bool, message: String) -> String {
         if permissionDenied || message.contains("Operation not permitted") || message.contains("Permission denied") {
             return "cannot open \(interface): permission denied. Live capture needs CAP_NET_RAW or root: "
                 + "run it with sudo, or once: sudo setcap cap_net_raw+ep \"$(command -v bluetape)\""
@@ -33,4 +33,11 @@ enum LiveCaptureCheck {
         }
         return "cannot open \(interface): \(message)"
     }
+}
+
+/// Why live capture could not start: the message to show, as is.
+public struct LiveCaptureError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

@@ -1,4 +1,6 @@
 import CPcap
+import CaptureFiles
+import CaptureModel
 
 #if canImport(Glibc)
 import Glibc
@@ -6,8 +8,35 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads pcap (µs and ns magic, either byte order) and pcapng through libpcap.
-final class PcapReader {
+/// pcap (µs and ns magic, either byte order) and pcapng, read through libpcap: give it to
+/// `CaptureReader` (`CaptureReader(path:formats: [PcapFormat()])`).
+public struct PcapFormat: ExternalCaptureFormat {
+    public init() {}
+
+    public func recognise(_ head: [UInt8]) -> CaptureFormat? { CaptureReader.pcapMagic(head) }
+
+    public func open(fd: Int32, path: String) throws(CaptureError) -> any FormatReader {
+        guard let file = fdopen(fd, "rb") else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .notReadable(path: path, reason: reason)
+        }
+        return try PcapReader(file: file, path: path)
+    }
+
+    public func open(bytes: [UInt8], name: String) throws(CaptureError) -> any FormatReader {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 16)
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        guard let file = fmemopen(memory, bytes.count, "rb") else {
+            memory.deallocate()
+            throw .notReadable(path: name, reason: "fmemopen failed")
+        }
+        return try PcapReader(file: file, path: name, memory: memory)
+    }
+}
+
+/// Reads pcap and pcapng through libpcap.
+final class PcapReader: FormatReader {
     static let supported: Set<LinkType> = [
         .h4, .h4WithPHDR, .linuxMonitor, .leLL, .leLLWithPHDR, .nordicBLE, .ppi, .user0,
     ]

@@ -1,7 +1,7 @@
 /// How each format's type codes map onto record kinds and directions (BlueZ `get_opcode_from_flags`).
-enum HCIFraming {
+public enum HCIFraming {
     /// Linux monitor opcodes (btsnoop 2001, pcap 254).
-    static func monitor(opcode: UInt16) -> (RecordKind, Direction) {
+    public static func monitor(opcode: UInt16) -> (RecordKind, Direction) {
         switch opcode {
         case 2: (.command, .sent)
         case 3: (.event, .received)
@@ -16,7 +16,7 @@ enum HCIFraming {
         }
     }
 
-    static func monitorOpcode(kind: RecordKind, direction: Direction) -> UInt16? {
+    public static func monitorOpcode(kind: RecordKind, direction: Direction) -> UInt16? {
         switch (kind, direction) {
         case (.command, _): 2
         case (.event, _): 3
@@ -32,7 +32,7 @@ enum HCIFraming {
     }
 
     /// Apple PacketLogger record types.
-    static func packetLogger(type: UInt8) -> (RecordKind, Direction) {
+    public static func packetLogger(type: UInt8) -> (RecordKind, Direction) {
         switch type {
         case 0x00: (.command, .sent)
         case 0x01: (.event, .received)
@@ -46,7 +46,7 @@ enum HCIFraming {
     }
 
     /// The direction an H4 packet type implies when the format does not record one.
-    static func impliedDirection(_ kind: RecordKind) -> Direction {
+    public static func impliedDirection(_ kind: RecordKind) -> Direction {
         switch kind {
         case .command: .sent
         case .event: .received

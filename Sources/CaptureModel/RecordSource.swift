@@ -1,0 +1,9 @@
+/// Anything that hands over capture records in file order: a capture file's reader, several rotated
+/// files joined into one, a live capture. The tracker reads from this, never from a file format.
+public protocol RecordSource: AnyObject {
+    /// The next record, or nil at the end (or where damage stopped reading). The record's payload
+    /// is valid until the next call.
+    func next() -> CaptureRecord?
+    /// Damage found so far: damaged or cut records, with frame and byte offset.
+    var problems: ProblemLog { get }
+}
