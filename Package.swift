@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .library(name: "PayloadDecoders", targets: ["PayloadDecoders"]),
         .library(name: "BluetapeReplay", targets: ["Replay"]),
+        .library(name: "Bluetape", targets: ["Bluetape"]),
     ],
     targets: [
         .target(name: "ByteReading"),
@@ -40,12 +41,22 @@ let package = Package(
             ]),
         .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff", "FileAccess"]),
         .target(name: "Handoff"),
-        .target(name: "Replay", dependencies: ["CaptureModel", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff"]),
+        .target(
+            name: "Bluetape",
+            dependencies: [
+                "ByteReading", "CaptureModel", "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders",
+                "Layouts", "Readings", "GoldenDiff", "Handoff", "FileAccess", "JSON",
+            ]),
+        .target(
+            name: "Replay",
+            dependencies: [
+                "Bluetape", "CaptureModel", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff",
+            ]),
         .target(
             name: "BluetapeCLI",
             dependencies: [
-                "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff",
-                "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay", "FileAccess",
+                "Bluetape", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "BluetoothTracking", "EventOutput",
+                "GoldenDiff", "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay", "FileAccess",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 

@@ -7,7 +7,7 @@ import BluetoothPackets
 import ByteReading
 import PayloadDecoders
 
-private let decoders = Registry.builtIn()
+private let decoders = Registry.builtIn
 private let operations: [ValueOperation] = [.notify, .indicate, .read, .write]
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -18,7 +18,7 @@ import Readings
     import Glibc
 #endif
 
-private let decoders = DecoderSet(Registry.builtIn())
+private let decoders = DecoderSet(Registry.builtIn)
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(

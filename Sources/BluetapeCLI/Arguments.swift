@@ -49,6 +49,8 @@ struct CommandSpec {
 
 /// The command line after scanning: options by name (in order given), flags, and positionals.
 struct ParsedArguments {
+    /// The subcommand these are for ("decode"), so that hints can name it.
+    var command = ""
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
@@ -75,6 +77,7 @@ extension CommandSpec {
     /// Scans `arguments`: `--name value`, `--name=value`, `-x value`, flags, `--` ends options.
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
+        parsed.command = name
         var index = 0
         var optionsEnded = false
         while index < arguments.count {

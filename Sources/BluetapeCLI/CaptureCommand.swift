@@ -26,7 +26,7 @@ enum CaptureCommand: Command {
             missing and exits with code 3, writing nothing.
             """,
         options: [.value("output", "OUT.pcap", short: "o", "Where to write the capture.")]
-            + DecodeSetup.options.filter { $0.name != "gatt" })
+            + DecodeSetup.options(["decoder", "layout", "layouts", "param"]))
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard arguments.positionals.isEmpty else { throw UsageError("capture takes no file; give the output with -o") }
@@ -62,8 +62,8 @@ enum CaptureCommand: Command {
         let stop = StopSignals.install()
         defer { stop.uninstall() }
         var progress = CaptureProgress(stderr: context.stderr)
-        let tracker = Tracker(options: setup.tracker)
-        let pipeline = ReadingsPipeline(decoders: setup.decoderSet, options: setup.pipeline)
+        let tracker = Tracker(options: setup.configuration.tracker)
+        let pipeline = ReadingsPipeline(decoders: setup.configuration.decoderSet, options: setup.configuration.pipeline)
         let countReading: (Reading) -> Void = { _ in progress.readings += 1 }
         var descriptors = [
             pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),

@@ -1,3 +1,4 @@
+import Bluetape
 import CaptureFiles
 import CaptureModel
 import GoldenDiff
@@ -22,70 +23,35 @@ enum CheckCommand: Command {
         options: [
             .value("junit", "FILE", "Also write JUnit XML (a test case per layout rule) to FILE."),
             .flag("quiet", "Print only the summary."),
-        ] + DecodeSetup.options.filter { ["layout", "layouts", "param", "gatt"].contains($0.name) })
+        ] + DecodeSetup.options(["layout", "layouts", "param", "gatt"]))
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "no capture file given" : "give one capture file")
         }
         let path = arguments.positionals[0]
-        var setup = try DecodeSetup(arguments)
-        guard !setup.layouts.isEmpty else { throw UsageError("check needs at least one --layout (or --layouts DIR)") }
-        // Only the layouts are checked; every reading they give is checked, repeats included.
-        setup.only = Set(setup.layouts.map(\.id))
-        setup.pipeline.allRepeats = true
-        let reader = try openCapture(path)
-        var checker = RuleChecker(layouts: setup.layouts)
-        var violations: [RuleViolation] = []
-        let quiet = arguments.has("quiet")
-        setup.run(reader) { reading in
-            guard let decoder = reading.decoder else { return }
-            let outcome: DecodeOutcome
-            switch reading.outcome {
-            case .fields(let fields): outcome = .fields(fields)
-            case .error(let error): outcome = .error(error)
-            case .undecoded: return
-            }
-            let found = checker.check(
-                device: reading.address?.description ?? "-", frame: reading.frame, timestamp: reading.timestamp,
-                decoder: decoder, outcome: outcome)
-            for violation in found where !quiet { context.stdout.line(violation.description) }
-            if violations.count < 100_000 { violations += found }
+        let setup = try DecodeSetup(arguments)
+        guard !setup.layouts.isEmpty else {
+            throw UsageError("check needs at least one layout: bluetape check --layout L.json (or --layouts DIR) FILE")
         }
-        context.stdout.line(checker.summary.description)
+        let capture = try openCapture(path)
+        let quiet = arguments.has("quiet")
+        let run = try readCapture { () throws(CaptureError) in
+            try RuleCheckRun(capture, setup.configuration) { violation in
+                if !quiet { context.stdout.line(violation.description) }
+            }
+        }
+        context.stdout.line(run.summary.description)
+        for layout in run.unmatchedLayouts {
+            context.warn("layout '\(layout.id)' (\(layout.file)) matched no packet in \(path): nothing of it was checked")
+        }
         if let junit = arguments.value("junit") {
-            let xml = JUnitXML.document(suites(checker.summary, violations, capture: path), name: "bluetape check")
+            let xml = JUnitXML.document(run.junitSuites(capture: path), name: "bluetape check")
             guard writeWholeFile(junit, Array(xml.utf8)) else { throw InputError("\(junit): cannot be written") }
         }
-        let damage = EventsCommand.reportDamage(reader, path: path, context)
+        let damage = EventsCommand.reportDamage(capture.problems, path: path, context)
         if damage != .success { return damage }
-        return checker.summary.violations > 0 ? .differences : .success
-    }
-
-    static func suites(_ summary: RuleChecker.Summary, _ violations: [RuleViolation], capture: String) -> [JUnitXML.Suite] {
-        var suites: [String: JUnitXML.Suite] = [:]
-        var order: [String] = []
-        for entry in summary.entries {
-            if suites[entry.decoder] == nil {
-                suites[entry.decoder] = JUnitXML.Suite(name: "\(capture): \(entry.decoder)")
-                order.append(entry.decoder)
-            }
-            var testCase = JUnitXML.Case(name: entry.rule.description, classname: entry.decoder)
-            if entry.violations > 0 {
-                let examples = violations.filter { $0.decoder == entry.decoder && $0.rule == entry.rule.name }
-                    .filter { $0.field == entry.rule.field }.prefix(20).map(\.description)
-                testCase.failure = ("\(entry.violations) of \(entry.checked) readings break it", examples.joined(separator: "\n"))
-            }
-            suites[entry.decoder]!.cases.append(testCase)
-        }
-        if summary.decodeErrors > 0 {
-            var testCase = JUnitXML.Case(name: "decode", classname: capture)
-            testCase.failure = ("\(summary.decodeErrors) payloads did not decode",
-                violations.filter { $0.rule == "decode" }.prefix(20).map(\.description).joined(separator: "\n"))
-            suites[capture, default: JUnitXML.Suite(name: capture)].cases.append(testCase)
-            if !order.contains(capture) { order.append(capture) }
-        }
-        return order.compactMap { suites[$0] }
+        return run.summary.violations > 0 ? .differences : .success
     }
 }
 

@@ -1,3 +1,4 @@
+import GoldenDiff
 import JSON
 
 /// A `bluetape` subcommand.
@@ -11,6 +12,8 @@ struct Context {
     var stdout: Output
     var stderr: Output
     var environment: [String: String]
+    /// How `diff` and `golden` turn a capture into readings (tests give a stand-in).
+    var decodeCapture: CaptureDecoder
 
     func warn(_ message: String) { stderr.line("warning: \(message)") }
     func error(_ message: String) { stderr.line("error: \(message)") }
@@ -57,9 +60,9 @@ public enum CommandLineTool {
 
     public static func run(
         _ arguments: [String], stdout: Output = .standardOutput, stderr: Output = .standardError,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], decodeCapture: @escaping CaptureDecoder = builtInDecoding
     ) -> Int32 {
-        let context = Context(stdout: stdout, stderr: stderr, environment: environment)
+        let context = Context(stdout: stdout, stderr: stderr, environment: environment, decodeCapture: decodeCapture)
         defer {
             stdout.flush()
             stderr.flush()

@@ -1,3 +1,4 @@
+import Bluetape
 import BluetoothTracking
 import CaptureFiles
 import CaptureModel
@@ -38,20 +39,22 @@ enum DecodeCommand: Command {
         }
         let filter = try EventFilter(arguments)
         let setup = try DecodeSetup(arguments)
-        let reader = try openCapture(path)
+        let capture = try openCapture(path)
         var writer = JSONWriter(capacity: 1 << 17)
         if format == "csv" { writer.raw(string: ReadingCSV.header) }
-        let stop = { context.stdout.failure != nil }
-        setup.run(reader, filter: filter.isEmpty ? nil : filter, concurrently: true, stop: stop) { reading in
-            switch format {
-            case "text": ReadingText.write(reading, to: &writer)
-            case "csv": ReadingCSV.write(reading, to: &writer)
-            default: ReadingJSON.write(reading, to: &writer)
+        try readCapture { () throws(CaptureError) in
+            try capture.forEachReading(setup.configuration, filter: filter, concurrently: true) { reading in
+                switch format {
+                case "text": ReadingText.write(reading, to: &writer)
+                case "csv": ReadingCSV.write(reading, to: &writer)
+                default: ReadingJSON.write(reading, to: &writer)
+                }
+                context.stdout.drain(&writer)
+                return context.stdout.failure == nil
             }
-            context.stdout.drain(&writer)
         }
         context.stdout.write(writer)
-        return EventsCommand.reportDamage(reader, path: path, context)
+        return EventsCommand.reportDamage(capture.problems, path: path, context)
     }
 }
 
@@ -62,9 +65,7 @@ enum DecodersCommand: Command {
         abstract: "List the decoders: each id, what it matches, its fields and units.",
         arguments: "[--layout L.json]… [--json]",
         discussion: "Built-in decoders first, then the layouts given with --layout or --layouts.",
-        options: [.flag("json", "One JSON object per decoder.")] + DecodeSetup.options.filter {
-            ["layout", "layouts", "param", "envsensor-company"].contains($0.name)
-        })
+        options: [.flag("json", "One JSON object per decoder.")] + DecodeSetup.options(["layout", "layouts", "param"]))
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         let setup = try DecodeSetup(arguments)
@@ -95,6 +96,31 @@ enum DecodersCommand: Command {
                     w.endObject()
                 }
                 w.endArray()
+                if !decoder.parameters.isEmpty {
+                    w.key("parameters")
+                    w.beginArray()
+                    for parameter in decoder.parameters {
+                        w.beginObject()
+                        w.key("name")
+                        w.string(parameter.name)
+                        w.key("type")
+                        w.string(parameter.kind.rawValue)
+                        w.key("default")
+                        if let value = parameter.defaultValue { w.string(value) } else { w.null() }
+                        w.key("value")
+                        if let value = parameter.value { w.string(value) } else { w.null() }
+                        w.key("summary")
+                        w.string(parameter.summary)
+                        w.endObject()
+                    }
+                    w.endArray()
+                }
+                if let dedup = decoder.dedupKey {
+                    w.key("dedup")
+                    w.beginArray()
+                    for name in dedup { w.string(name) }
+                    w.endArray()
+                }
                 w.endObject()
                 w.newline()
                 context.stdout.write(w.bytes)
@@ -104,6 +130,13 @@ enum DecodersCommand: Command {
                 for field in decoder.fields {
                     let name = field.name + (field.unit.map { " [\($0)]" } ?? "")
                     text += "    \(name)\(String(repeating: " ", count: max(2, 30 - name.count)))\(field.summary)\n"
+                }
+                for parameter in decoder.parameters {
+                    let value = parameter.value.map { " = \($0)" } ?? " (no default: give it with --param)"
+                    text += "    --param \(decoder.id).\(parameter.name)\(value): \(parameter.summary)\n"
+                }
+                if let dedup = decoder.dedupKey {
+                    text += "    repeats: one reading per \(dedup.joined(separator: ", ")) value\n"
                 }
                 context.stdout.write(text + "\n")
             }

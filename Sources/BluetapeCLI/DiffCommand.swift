@@ -77,9 +77,9 @@ enum DiffCommand: Command {
                 }
             config = (file ?? GoldenConfig()).overridden(by: commandLine)
             expected = try ReadingsSource.load(
-                expectedPath, options: config.decodeOptions, decode: ReadingsHook.decoder, damage: &expectedDamage)
+                expectedPath, options: config.decodeOptions, decode: context.decodeCapture, damage: &expectedDamage)
             actual = try ReadingsSource.load(
-                actualPath, options: config.decodeOptions, decode: ReadingsHook.decoder, damage: &actualDamage)
+                actualPath, options: config.decodeOptions, decode: context.decodeCapture, damage: &actualDamage)
         } catch {
             throw InputError(error.message)
         }

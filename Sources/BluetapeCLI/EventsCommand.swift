@@ -1,3 +1,4 @@
+import Bluetape
 import BluetoothTracking
 import CaptureFiles
 import CaptureModel
@@ -29,30 +30,26 @@ enum EventsCommand: Command {
         }
         let path = arguments.positionals[0]
         let text = try outputFormat(arguments, context)
-        var filter = try EventFilter(arguments)
+        let filter = try EventFilter(arguments)
         let options = try trackerOptions(arguments)
-        let reader = try openCapture(path)
+        let capture = try openCapture(path)
         var writer = JSONWriter(capacity: 1 << 17)
         var textWriter = EventText()
-        let filtering = !filter.isEmpty
         // Reading and tracking on one thread, formatting and writing on this one.
-        let statistics = Handoff.run { emit, cancelled in
-            EventStream.read(reader, options: options, stop: cancelled) { event in
-                if filtering, !filter.accepts(event) { return }
-                emit(event)
+        let statistics = try readCapture { () throws(CaptureError) in
+            try capture.forEachEvent(filter: filter, tracker: options, concurrently: true) { event in
+                if text {
+                    textWriter.write(event, to: &writer)
+                } else {
+                    EventJSON.write(event, to: &writer)
+                }
+                context.stdout.drain(&writer)
+                return context.stdout.failure == nil
             }
-        } consume: { event in
-            if text {
-                textWriter.write(event, to: &writer)
-            } else {
-                EventJSON.write(event, to: &writer)
-            }
-            context.stdout.drain(&writer)
-            return context.stdout.failure == nil
         }
         context.stdout.write(writer)
         if arguments.has("stats") { printStatistics(statistics, context) }
-        return reportDamage(reader, path: path, context)
+        return reportDamage(capture.problems, path: path, context)
     }
 
     static func outputFormat(_ arguments: ParsedArguments, _ context: Context) throws(UsageError) -> Bool {
@@ -66,13 +63,12 @@ enum EventsCommand: Command {
 
     static func trackerOptions(_ arguments: ParsedArguments) throws(InputError) -> Tracker.Options {
         var options = Tracker.Options()
-        if let path = arguments.value("gatt") { options.gattMap = try GATTMapFile.load(path: path) }
+        if let path = arguments.value("gatt") { options.gattMap = try loadGATTMap(path) }
         return options
     }
 
     /// Warns about damaged records; exit code 3 when there were any.
-    static func reportDamage(_ reader: CaptureReader, path: String, _ context: Context) -> ExitCode {
-        let problems = reader.problems
+    static func reportDamage(_ problems: ProblemLog, path: String, _ context: Context) -> ExitCode {
         guard problems.count > 0 else { return .success }
         for problem in problems.items.prefix(5) { context.warn("\(path): \(problem)") }
         if problems.count > 5 { context.warn("\(path): \(problems.count - 5) more damaged records") }
@@ -107,7 +103,8 @@ enum GattCommand: Command {
         guard arguments.positionals.count == 1 else { throw UsageError("give one capture file") }
         let path = arguments.positionals[0]
         let options = try EventsCommand.trackerOptions(arguments)
-        let reader = try openCapture(path)
+        let capture = try openCapture(path)
+        let reader = try readCapture { () throws(CaptureError) in try capture.openReader() }
         let tracker = Tracker(options: options)
         while let record = reader.next() { tracker.consume(record) { _ in } }
         tracker.finish { _ in }
@@ -116,6 +113,6 @@ enum GattCommand: Command {
             databases[.device(address)] = db
         }
         context.stdout.write(GATTMapFile.render(databases))
-        return EventsCommand.reportDamage(reader, path: path, context)
+        return EventsCommand.reportDamage(reader.problems, path: path, context)
     }
 }

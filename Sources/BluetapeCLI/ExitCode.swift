@@ -1,3 +1,4 @@
+import Bluetape
 import CaptureFiles
 import CaptureModel
 import PcapFiles
@@ -30,9 +31,19 @@ struct InputError: Error {
 let captureFormats: [any ExternalCaptureFormat] = [PcapFormat()]
 
 /// Opens a capture for a command: a file that cannot be opened or is no capture is bad input (exit 3).
-func openCapture(_ path: String) throws(InputError) -> CaptureReader {
+func openCapture(_ path: String) throws(InputError) -> Capture {
     do {
-        return try CaptureReader(path: path, formats: captureFormats)
+        return try Capture(path: path, formats: captureFormats)
+    } catch {
+        throw InputError(error.description)
+    }
+}
+
+/// Runs a read of a capture opened before: a capture that cannot be opened again (removed
+/// meanwhile) is bad input.
+func readCapture<Result>(_ body: () throws(CaptureError) -> Result) throws(InputError) -> Result {
+    do {
+        return try body()
     } catch {
         throw InputError(error.description)
     }

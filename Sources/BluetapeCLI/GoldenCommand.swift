@@ -75,7 +75,7 @@ enum GoldenCommand: Command {
         if suite.members.isEmpty { context.warn("no captures in \(paths.joined(separator: ", "))") }
 
         let check = GoldenCheck.run(
-            suite, overrides: overrides, strict: strict, jobs: jobs, decode: ReadingsHook.decoder)
+            suite, overrides: overrides, strict: strict, jobs: jobs, decode: context.decodeCapture)
         let report = CheckReport(colour: DiffCommand.colour(context), limit: limit)
         switch format {
         case "json": context.stdout.write(CheckReport.json(check))
@@ -102,7 +102,7 @@ enum GoldenCommand: Command {
             return .usage
         }
         let suite = try find(paths)
-        let update = GoldenUpdate.run(suite, jobs: try jobs(arguments), decode: ReadingsHook.decoder)
+        let update = GoldenUpdate.run(suite, jobs: try jobs(arguments), decode: context.decodeCapture)
         context.stdout.write(UpdateReport.render(update))
         for result in update.results {
             if case .failed(let message) = result.outcome { context.error(message) }

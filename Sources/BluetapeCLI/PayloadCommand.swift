@@ -14,9 +14,8 @@ enum PayloadCommand: Command {
             is given: manufacturer data after the company id, service data after the UUID, or the
             characteristic value. --op says how a characteristic value travelled (default notify).
             """,
-        options: [.value("op", "OP", "notify (default), indicate, read or write.")] + DecodeSetup.options.filter {
-            ["layout", "layouts", "param", "envsensor-company"].contains($0.name)
-        })
+        options: [.value("op", "OP", "notify (default), indicate, read or write.")]
+            + DecodeSetup.options(["layout", "layouts", "param"]))
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard arguments.positionals.count == 2 else { throw UsageError("give a decoder id and the payload as hex") }

@@ -1,3 +1,4 @@
+import Bluetape
 import CaptureFiles
 import CaptureModel
 import EventOutput
@@ -40,7 +41,7 @@ enum ReplayCommand: Command {
         let path = arguments.positionals[0]
         let setup = try DecodeSetup(arguments)
         var options = try replayOptions(arguments)
-        options.tracker = setup.tracker
+        options.tracker = setup.configuration.tracker
         let filter = try EventFilter(arguments)
         options.filter = ReplayFilter {
             var filter = filter
@@ -48,7 +49,7 @@ enum ReplayCommand: Command {
         }
         let destination = try arguments.value("to").map { text throws(UsageError) in try parseDestination(text) }
         let clientCount = try clients(arguments, serving: destination != nil)
-        let reader = try openCapture(path)
+        let capture = try openCapture(path)
 
         // Signals first: a Ctrl-C while waiting for clients must still remove the socket file.
         let stop = StopSignals.install()
@@ -74,25 +75,23 @@ enum ReplayCommand: Command {
         let last: CaptureReader
         do {
             if arguments.has("decode") {
-                let only = setup.only
-                let decoding = ReplayDecoding(decoders: setup.decoderSet, pipeline: setup.pipeline) { reading in
-                    guard let only, let id = reading.decoder else { return true }
-                    return only.contains(id)
-                }
+                let configuration = setup.configuration
+                let decoding = ReplayDecoding(
+                    decoders: configuration.decoderSet, pipeline: configuration.pipeline, keep: configuration.keeps)
                 let source = ReadingSource(tracker: options.tracker, decoding: decoding)
-                last = try lines.play(ReplayRun(path: path, source: source, options: options), first: reader) {
+                last = try lines.play(ReplayRun(capture: capture, source: source, options: options)) {
                     ReadingJSON.write($0, to: &$1)
                 }
             } else {
                 let source = EventSource(tracker: options.tracker)
-                last = try lines.play(ReplayRun(path: path, source: source, options: options), first: reader) {
+                last = try lines.play(ReplayRun(capture: capture, source: source, options: options)) {
                     EventJSON.write($0, to: &$1)
                 }
             }
         } catch {
             throw InputError(error.description)
         }
-        return EventsCommand.reportDamage(last, path: path, context)
+        return EventsCommand.reportDamage(last.problems, path: path, context)
     }
 
     static func replayOptions(_ arguments: ParsedArguments) throws(UsageError) -> ReplayOptions {

@@ -15,14 +15,14 @@ struct ReplayLines {
     /// clients get a few seconds to take it). Stops early on a stop signal or when stdout's reader
     /// has gone. Returns the last pass's reader.
     func play<Source: ReplaySource>(
-        _ run: ReplayRun<Source>, first: CaptureReader, _ write: (Source.Element, inout JSONWriter) -> Void
+        _ run: ReplayRun<Source>, _ write: (Source.Element, inout JSONWriter) -> Void
     ) throws(CaptureError) -> CaptureReader {
         // Local, not a stored property: the writer is touched once per line, without access checks.
         var writer = JSONWriter(capacity: 1 << 17)
         var start: Int64?
         var count = 0
         defer { finish(&writer) }
-        return try run.play(first: first) { item in
+        return try run.play { item in
             count += 1
             // Late lines skip the wait; look for a stop now and then all the same.
             if let start, item.offset > .zero, !pacer.wait(until: start + Self.nanoseconds(item.offset)) { return false }

@@ -22,8 +22,7 @@ enum SynthCommand: Command {
             .value("output", "OUT", short: "o", "Where to write the capture."),
             .value("records", "N", "Stop after N records (benchmark captures of a given size)."),
             .value("datalink", "N", "btsnoop datalink: 1002 (H4, default) or 2001 (Linux monitor)."),
-            .value("envsensor-company", "ID", "Company id the envsensor encoder writes (default 0xFFFF)."),
-        ])
+        ] + DecodeSetup.options(["param"]))
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard arguments.positionals.count == 1 else { throw UsageError("give one scenario file") }
@@ -45,11 +44,10 @@ enum SynthCommand: Command {
             case let other: throw UsageError("--datalink is 1002 or 2001, not \(other)")
             }
         }
-        var options = try DecodeSetup(arguments).decoderOptions
-        if arguments.value("envsensor-company") == nil { options = .init() }
+        let decoders = try DecodeSetup(arguments).allDecoders
         let scenario: Scenario
         do {
-            scenario = try Scenario.load(path: arguments.positionals[0], decoderOptions: options)
+            scenario = try Scenario.load(path: arguments.positionals[0], decoders: decoders)
         } catch {
             throw InputError(error.description)
         }

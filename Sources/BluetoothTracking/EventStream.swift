@@ -27,7 +27,7 @@ public enum EventStream {
 
     /// The reader's new damage reports, through the tracker: behind any event it still holds.
     @discardableResult
-    private static func reportProblems(
+    static func reportProblems(
         _ reader: some RecordSource, from start: Int, timestamp: Int64, _ tracker: Tracker, _ body: (Event) -> Void
     ) -> Int {
         let log = reader.problems
@@ -39,5 +39,51 @@ public enum EventStream {
                 frame: problem.frame, timestamp: timestamp, body)
         }
         return log.items.count
+    }
+}
+
+extension EventStream {
+    /// The same events as `read`, pulled one at a time: for code that wants a `Sequence`.
+    public final class Iterator: IteratorProtocol {
+        private let source: any RecordSource
+        private let tracker: Tracker
+        private var buffer: [Event] = []
+        private var index = 0
+        private var reported = 0
+        private var lastTimestamp: Int64 = 0
+        private var finished = false
+
+        public init(_ source: any RecordSource, options: Tracker.Options = Tracker.Options()) {
+            self.source = source
+            tracker = Tracker(options: options)
+        }
+
+        /// How records were used so far.
+        public var statistics: Tracker.Statistics { tracker.statistics }
+
+        public func next() -> Event? {
+            while index == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                index = 0
+                if finished { return nil }
+                // A record can complete no event (or several): read until one is ready.
+                if let record = source.next() {
+                    if source.problems.count > reported {
+                        reported = EventStream.reportProblems(
+                            source, from: reported, timestamp: record.timestamp, tracker, { buffer.append($0) })
+                    }
+                    lastTimestamp = record.timestamp
+                    tracker.consume(record) { buffer.append($0) }
+                } else {
+                    tracker.finish { buffer.append($0) }
+                    EventStream.reportProblems(source, from: reported, timestamp: lastTimestamp, tracker) {
+                        buffer.append($0)
+                    }
+                    finished = true
+                }
+            }
+            defer { index += 1 }
+            return buffer[index]
+        }
     }
 }

@@ -85,7 +85,7 @@ public struct Layout: PayloadDecoder, Sendable {
     // MARK: - Loading
 
     /// The ids of the built-in decoders, which a layout may not reuse.
-    public static var builtInIDs: [String] { Registry.builtIn().map(\.id) }
+    public static var builtInIDs: [String] { Registry.builtIn.map(\.id) }
 
     /// Reads, checks and compiles a layout file.
     ///
@@ -167,28 +167,21 @@ public struct Layout: PayloadDecoder, Sendable {
     }
 }
 
-/// A value a layout leaves to its user (a company id, an unpublished characteristic UUID).
-public struct LayoutParameter: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
-        case uuid, integer, string, hex
+/// A value a layout leaves to its user (a company id, an unpublished characteristic UUID): the
+/// parameters of built-in decoders and of layouts are one kind of thing.
+public typealias LayoutParameter = DecoderParameter
 
-        /// The value as it stands in the document, or nil when `text` is not one.
-        func parse(_ text: String) -> JSONValue? {
-            switch self {
-            case .uuid: return BluetoothUUID(text) == nil ? nil : .string(text)
-            case .integer: return LayoutCompiler.parseIntegerText(text).map { .number(String($0)) }
-            case .string: return .string(text)
-            case .hex: return Hex.decode(text) == nil ? nil : .string(text)
-            }
+extension DecoderParameter.Kind {
+    /// The value as it stands in the document, or nil when `text` is not one.
+    func parse(_ text: String) -> JSONValue? {
+        switch self {
+        case .uuid: return BluetoothUUID(text) == nil ? nil : .string(text)
+        case .integer: return LayoutCompiler.parseIntegerText(text).map { .number(String($0)) }
+        case .string: return .string(text)
+        case .hex: return Hex.decode(text) == nil ? nil : .string(text)
+        case .keys: return nil  // per-device keys are for built-in decoders; a layout has no use for them
         }
     }
-
-    public var name: String
-    public var kind: Kind
-    public var defaultValue: String?
-    /// The value in use: the one given, else the default.
-    public var value: String?
-    public var summary: String
 }
 
 /// A validation rule from a layout.

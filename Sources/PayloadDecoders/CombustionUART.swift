@@ -19,6 +19,9 @@ public struct CombustionUART: PayloadDecoder, PayloadEncoder {
     static let sync: [UInt8] = [0xCA, 0xFE]
 
     public var id: String { "combustion.uart" }
+
+    /// Log downloads span many notifications: they are followed and summed up when they end.
+    public func makeFollowUp() -> (any DecoderFollowUp)? { CombustionLogDownloads() }
     public var summary: String { "Combustion Inc. probe UART requests and responses (CA FE framing, CRC-16)" }
     public var matches: [MatchKey] { [.characteristic(Self.rx), .characteristic(Self.tx)] }
     public var fields: [FieldDescription] {

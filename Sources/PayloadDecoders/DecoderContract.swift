@@ -144,6 +144,10 @@ public struct FieldDescription: Sendable, Hashable {
 }
 
 /// A payload decoder for one documented payload.
+///
+/// Everything a decoder knows about its device lives with it: the settings it takes, which
+/// fields make a repeated advertisement the same reading, and any work across payloads. The
+/// generic layers (readings, the command line, golden files) only ask.
 public protocol PayloadDecoder: Sendable {
     /// Stable id used in readings and `--decoder` ("envsensor", "combustion.advert", "sig.heart_rate").
     var id: String { get }
@@ -155,16 +159,28 @@ public protocol PayloadDecoder: Sendable {
     /// decoder's (another sub-type under the same company id), one outcome normally, and several
     /// when one payload carries several messages.
     func decode(_ payload: Payload) -> [DecodeOutcome]
-}
 
-/// Options that change what decoders match.
-public struct DecoderOptions: Sendable, Hashable {
-    /// EnvSensor boards use 0xFFFF by default; the later firmware uses 0xABCD.
-    public var envSensorCompany: UInt16 = 0xFFFF
-    public init() {}
+    /// The settings it takes (`--param NAME=VALUE`), each with its default and the value in use.
+    var parameters: [DecoderParameter] { get }
+    /// This decoder with `values` applied. They are for parameters it declared, each already
+    /// checked against its kind; a value that is still wrong (out of range) throws.
+    func configured(with values: DecoderParameterValues) throws(DecoderParameterError) -> any PayloadDecoder
+    /// Field names whose values identify a payload the device repeats (EnvSensor: its nonce): copies
+    /// within a few seconds are one reading with `repeats`. Nil: every payload is a reading.
+    var dedupKey: [String]? { get }
+    /// Fresh state for work across this decoder's payloads (a log download followed over many
+    /// notifications), one per decoding run; nil when it decodes payloads one by one.
+    func makeFollowUp() -> (any DecoderFollowUp)?
 }
 
 extension PayloadDecoder {
+    public var parameters: [DecoderParameter] { [] }
+    public func configured(with values: DecoderParameterValues) throws(DecoderParameterError) -> any PayloadDecoder {
+        self
+    }
+    public var dedupKey: [String]? { nil }
+    public func makeFollowUp() -> (any DecoderFollowUp)? { nil }
+
     /// Runs `body` over the payload bytes and turns its result or error into one outcome.
     public func decoding(_ bytes: [UInt8], _ body: (inout ByteReader) throws(DecodeError) -> Fields)
         -> DecodeOutcome
@@ -175,4 +191,50 @@ extension PayloadDecoder {
             return .error(error)
         }
     }
+}
+
+/// When something happened in the capture: the frame that completed it and its time (µs since the
+/// Unix epoch).
+public struct CaptureMoment: Sendable, Hashable {
+    public var frame: Int
+    public var timestamp: Int64
+    public init(frame: Int, timestamp: Int64) {
+        self.frame = frame
+        self.timestamp = timestamp
+    }
+}
+
+/// A reading that a follow-up makes from several payloads (a download's summary).
+public struct FollowUpReading: Sendable {
+    /// Its decoder id, one of the follow-up's `ids`.
+    public var decoder: String
+    public var address: BluetoothAddress
+    public var moment: CaptureMoment
+    /// What the reading's `source` says ("summary").
+    public var source: String
+    public var match: MatchKey
+    public var fields: Fields
+
+    public init(
+        decoder: String, address: BluetoothAddress, moment: CaptureMoment, source: String, match: MatchKey,
+        fields: Fields
+    ) {
+        self.decoder = decoder
+        self.address = address
+        self.moment = moment
+        self.source = source
+        self.match = match
+        self.fields = fields
+    }
+}
+
+/// State a decoder keeps across its payloads during one decoding run. It sees each set of fields
+/// its decoder produced, the end of each connection and the end of the capture, and answers with
+/// the readings those complete.
+public protocol DecoderFollowUp: AnyObject {
+    /// The decoder ids of the readings it makes (they can be selected with `--decoder`).
+    var ids: [String] { get }
+    func observe(_ fields: Fields, from address: BluetoothAddress, at moment: CaptureMoment) -> [FollowUpReading]
+    func connectionEnded(with address: BluetoothAddress, at moment: CaptureMoment) -> [FollowUpReading]
+    func finish(at moment: CaptureMoment) -> [FollowUpReading]
 }

@@ -5,10 +5,30 @@ import ByteReading
 public struct EnvSensor: PayloadDecoder, PayloadEncoder {
     /// 0xFFFF on the original boards; later firmware sends 0xABCD (payloads.md §A.1).
     public var company: UInt16
+    public static let defaultCompany: UInt16 = 0xFFFF
 
-    public init(company: UInt16 = DecoderOptions().envSensorCompany) { self.company = company }
+    public init(company: UInt16 = EnvSensor.defaultCompany) { self.company = company }
 
     public var id: String { "envsensor" }
+
+    public var parameters: [DecoderParameter] {
+        [
+            DecoderParameter(
+                name: "company", kind: .integer, defaultValue: "0xFFFF", value: "0x" + hex4(company),
+                summary: "company id the boards advertise under (0xFFFF; later firmware 0xABCD)")
+        ]
+    }
+
+    public func configured(with values: DecoderParameterValues) throws(DecoderParameterError) -> any PayloadDecoder {
+        guard let text = values.text("company") else { return self }
+        guard let company = values.integer("company"), (0...0xFFFF).contains(company) else {
+            throw DecoderParameterError(decoder: id, parameter: "company", reason: "'\(text)' is not a 16-bit company id")
+        }
+        return EnvSensor(company: UInt16(company))
+    }
+
+    /// The boards repeat each reading in many advertisements, with the same nonce.
+    public var dedupKey: [String]? { ["nonce"] }
     public var summary: String { "EnvSensor board: temperature, humidity, pressure, voltage and current" }
     public var matches: [MatchKey] { [.company(company)] }
     public var fields: [FieldDescription] {

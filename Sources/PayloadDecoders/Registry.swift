@@ -1,52 +1,34 @@
-/// The one list of built-in decoders and encoders. Adding a decoder: write its file, add one line
-/// to `builtIn` (and to `encoders` when it can also encode).
+/// The one list of built-in decoders. Adding a decoder: write its file, add one line to `builtIn`.
+/// Encoders are the decoders that can also encode.
 public enum Registry {
-    public static func builtIn(_ options: DecoderOptions = DecoderOptions()) -> [any PayloadDecoder] {
-        [
-            EnvSensor(company: options.envSensorCompany),
-            CombustionAdvert(),
-            CombustionStatus(),
-            CombustionUART(),
-            AdafruitUART(),
-            SIGTemperatureMeasurement(),
-            SIGTemperatureMeasurement(intermediate: true),
-            SIGTemperature(),
-            SIGHumidity(),
-            SIGPressure(),
-            SIGBatteryLevel(),
-            SIGHeartRate(),
-            SIGText(),
-            AppleIBeacon(),
-            EddystoneUID(),
-            EddystoneURL(),
-            EddystoneTLM(),
-            EddystoneEID(),
-            BTHome(),
-        ]
+    public static let builtIn: [any PayloadDecoder] = [
+        EnvSensor(),
+        CombustionAdvert(),
+        CombustionStatus(),
+        CombustionUART(),
+        AdafruitUART(),
+        SIGTemperatureMeasurement(),
+        SIGTemperatureMeasurement(intermediate: true),
+        SIGTemperature(),
+        SIGHumidity(),
+        SIGPressure(),
+        SIGBatteryLevel(),
+        SIGHeartRate(),
+        SIGText(),
+        AppleIBeacon(),
+        EddystoneUID(),
+        EddystoneURL(),
+        EddystoneTLM(),
+        EddystoneEID(),
+        BTHome(),
+    ]
+
+    /// The decoders among `decoders` that can also encode, each under its id.
+    public static func encoders(_ decoders: [any PayloadDecoder] = builtIn) -> [any PayloadEncoder] {
+        decoders.compactMap { $0 as? any PayloadEncoder }
     }
 
-    /// Encoders, each under the id of the decoder that reads its bytes back.
-    public static func encoders(_ options: DecoderOptions = DecoderOptions()) -> [any PayloadEncoder] {
-        [
-            EnvSensor(company: options.envSensorCompany),
-            CombustionAdvert(),
-            CombustionStatus(),
-            CombustionUART(),
-            AdafruitUART(),
-            SIGTemperatureMeasurement(),
-            SIGTemperatureMeasurement(intermediate: true),
-            SIGBatteryLevel(),
-            SIGHeartRate(),
-            AppleIBeacon(),
-            EddystoneUID(),
-            EddystoneURL(),
-            EddystoneTLM(),
-            EddystoneEID(),
-            BTHome(),
-        ]
-    }
-
-    public static func encoder(for id: String, _ options: DecoderOptions = DecoderOptions()) -> (any PayloadEncoder)? {
-        encoders(options).first { $0.id == id }
+    public static func encoder(for id: String, in decoders: [any PayloadDecoder] = builtIn) -> (any PayloadEncoder)? {
+        encoders(decoders).first { $0.id == id }
     }
 }

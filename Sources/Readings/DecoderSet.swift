@@ -26,4 +26,9 @@ public struct DecoderSet: Sendable {
     public func decoders(for key: MatchKey) -> [any PayloadDecoder]? {
         index.first { $0.key == key }?.decoders
     }
+
+    /// The ids a run over this set can produce: the decoders' and their follow-ups' (for `--decoder`).
+    public var producedIDs: [String] {
+        decoders.flatMap { decoder in [decoder.id] + (decoder.makeFollowUp()?.ids ?? []) }
+    }
 }

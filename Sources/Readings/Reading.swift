@@ -17,7 +17,7 @@ public struct Reading: Sendable {
     /// Position of this reading among several from one payload (0-based); nil when it was the only one.
     public var index: Int?
     public var outcome: Outcome
-    /// How many copies a de-duplicated reading stands for (EnvSensor repeats its nonce).
+    /// How many copies a de-duplicated reading stands for (a device repeating the same payload).
     public var repeats: Int?
 
     public enum Match: Sendable, Hashable {

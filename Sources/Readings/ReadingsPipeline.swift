@@ -5,12 +5,11 @@ import PayloadDecoders
 
 /// Runs decoders over the event stream and turns their outcomes into readings, in frame order.
 ///
-/// The only state that spans payloads lives here, in two small layers: de-duplication of repeated
-/// readings (a device advertising the same nonce many times), and Combustion log downloads.
+/// The only state that spans payloads lives here, in two small layers, both asked of the decoders:
+/// de-duplication of repeated readings (a device advertising the same value many times, by the
+/// decoder's `dedupKey`), and the decoders' follow-ups (work across payloads).
 public final class ReadingsPipeline {
     public struct Options: Sendable {
-        /// Field names that identify a repeated reading, per decoder id (EnvSensor: its nonce).
-        public var deduplicate: [String: [String]] = ["envsensor": ["nonce"]]
         /// List every copy instead of one reading with `repeats`.
         public var allRepeats = false
         /// Also list payloads no decoder matched.
@@ -20,19 +19,21 @@ public final class ReadingsPipeline {
 
     let decoders: DecoderSet
     let options: Options
-    /// `options.deduplicate` as a list: looked up for every reading, and it holds one or two ids.
+    /// The decoders' dedup keys as a list: looked up for every reading, and it holds one or two ids.
     private let deduplicated: [(decoder: String, names: [String])]
+    /// Follow-ups by the id of the decoder whose outcomes they see; a list for the same reason.
+    private let followUps: [(decoder: String, followUp: any DecoderFollowUp)]
     private var output = ReadingOutbox()
     private var pendingDuplicates: [DedupKey: Int] = [:]
     private var lastExpiry: Int64 = .min
-    private var logDownloads = CombustionLogDownloads()
     private var lastFrame = 0
     private var lastTimestamp: Int64 = 0
 
     public init(decoders: DecoderSet, options: Options = Options()) {
         self.decoders = decoders
         self.options = options
-        deduplicated = options.deduplicate.map { ($0.key, $0.value) }
+        deduplicated = decoders.decoders.compactMap { decoder in decoder.dedupKey.map { (decoder.id, $0) } }
+        followUps = decoders.decoders.compactMap { decoder in decoder.makeFollowUp().map { (decoder.id, $0) } }
     }
 
     /// Decodes what the event carries and hands over the readings that are ready, in order.
@@ -43,9 +44,9 @@ public final class ReadingsPipeline {
         case .advertisement(let adv): advertisement(adv, event)
         case .att(let att): attribute(att, event)
         case .disconnect(let d):
-            if let address = d.address, let summary = logDownloads.finish(address: address, frame: event.frame, timestamp: event.timestamp) {
-                output.append(summary)
-            }
+            guard let address = d.address else { break }
+            let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
+            for (_, followUp) in followUps { append(followUp.connectionEnded(with: address, at: moment)) }
         default: break
         }
         expireDuplicates(now: event.timestamp)
@@ -55,8 +56,25 @@ public final class ReadingsPipeline {
     public func finish(_ emit: (Reading) -> Void) {
         for index in pendingDuplicates.values { output.release(index) }
         pendingDuplicates.removeAll()
-        for summary in logDownloads.finishAll(frame: lastFrame, timestamp: lastTimestamp) { output.append(summary) }
+        let end = CaptureMoment(frame: lastFrame, timestamp: lastTimestamp)
+        for (_, followUp) in followUps { append(followUp.finish(at: end)) }
         output.drain(emit)
+    }
+
+    /// A follow-up's readings, queued in order like any other.
+    private func append(_ summaries: [FollowUpReading]) {
+        for summary in summaries {
+            let match: Reading.Match
+            switch summary.match {
+            case .company(let company): match = .company(company)
+            case .serviceData(let uuid): match = .serviceData(uuid)
+            case .characteristic(let uuid): match = .characteristic(uuid)
+            }
+            output.append(
+                Reading(
+                    frame: summary.moment.frame, timestamp: summary.moment.timestamp, address: summary.address,
+                    decoder: summary.decoder, source: summary.source, match: match, outcome: .fields(summary.fields)))
+        }
     }
 
     // MARK: Advertising
@@ -158,10 +176,11 @@ public final class ReadingsPipeline {
                     case .fields(let fields): reading.outcome = .fields(fields)
                     case .error(let error): reading.outcome = .error(error)
                     }
-                    if let address, decoder.id.hasPrefix("combustion.uart"), case .fields(let fields) = outcome {
-                        if let summary = logDownloads.observe(address: address, fields: fields, frame: event.frame, timestamp: event.timestamp) {
-                            output.append(summary)
-                        }
+                    if !followUps.isEmpty, let address, case .fields(let fields) = outcome,
+                        let followUp = followUps.first(where: { $0.decoder == decoder.id })?.followUp
+                    {
+                        let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
+                        append(followUp.observe(fields, from: address, at: moment))
                     }
                     deliver(reading)
                 }

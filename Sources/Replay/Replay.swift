@@ -1,3 +1,4 @@
+import Bluetape
 import BluetoothTracking
 import CaptureFiles
 import CaptureModel
@@ -18,8 +19,9 @@ public enum Replay {
     public static func events(
         from path: String, options: ReplayOptions = ReplayOptions(), clock: some ReplayClock = ContinuousReplayClock()
     ) throws(ReplayError) -> ReplaySequence<Event> {
-        try check(path, options)
-        return ReplaySequence(run: ReplayRun(path: path, source: EventSource(tracker: options.tracker), options: options), clock: clock)
+        let capture = try open(path, options)
+        let run = ReplayRun(capture: capture, source: EventSource(tracker: options.tracker), options: options)
+        return ReplaySequence(run: run, clock: clock)
     }
 
     /// The readings the decoders make of the capture's events (`options.filter` picks the events they see).
@@ -27,16 +29,16 @@ public enum Replay {
         from path: String, decoding: ReplayDecoding = ReplayDecoding(), options: ReplayOptions = ReplayOptions(),
         clock: some ReplayClock = ContinuousReplayClock()
     ) throws(ReplayError) -> ReplaySequence<Reading> {
-        try check(path, options)
+        let capture = try open(path, options)
         let source = ReadingSource(tracker: options.tracker, decoding: decoding)
-        return ReplaySequence(run: ReplayRun(path: path, source: source, options: options), clock: clock)
+        return ReplaySequence(run: ReplayRun(capture: capture, source: source, options: options), clock: clock)
     }
 
     /// Fails early, in the caller, rather than at the first element.
-    private static func check(_ path: String, _ options: ReplayOptions) throws(ReplayError) {
+    private static func open(_ path: String, _ options: ReplayOptions) throws(ReplayError) -> Capture {
         try options.validate()
         do {
-            _ = try CaptureReader(path: path, formats: options.formats)
+            return try Capture(path: path, formats: options.formats)
         } catch {
             throw .capture(error)
         }

@@ -1,3 +1,4 @@
+import Bluetape
 import CaptureFiles
 import CaptureModel
 
@@ -5,30 +6,28 @@ import CaptureModel
 /// it through the source and hands every element, with the offset it is due at, to a body that
 /// returns false to stop. The command line paces from here; `ReplaySequence` runs it on its reader
 /// thread. Nothing waits here: the offsets say when, the caller decides how.
-package struct ReplayRun<Source: ReplaySource>: Sendable {
-    package let path: String
+package struct ReplayRun<Source: ReplaySource>: @unchecked Sendable {
+    /// Read by one thread at a time: the caller's, or the replay sequence's reader thread.
+    package let capture: Capture
     package let source: Source
     package let options: ReplayOptions
 
-    package init(path: String, source: Source, options: ReplayOptions) {
-        self.path = path
+    package init(capture: Capture, source: Source, options: ReplayOptions) {
+        self.capture = capture
         self.source = source
         self.options = options
     }
 
-    /// Plays every pass; `first` is the reader for the first pass when the caller opened it already.
-    /// Returns the reader of the last pass, whose problems say whether the capture was damaged.
+    /// Plays every pass, each from the start of the capture. Returns the reader of the last pass,
+    /// whose problems say whether the capture was damaged.
     /// Specialized for the two sources here, where they are known: callers in other modules would
     /// otherwise run the generic code, and look up generic metadata for every element.
     @discardableResult
     @_specialize(exported: true, where Source == EventSource)
     @_specialize(exported: true, where Source == ReadingSource)
-    package func play(
-        first: CaptureReader? = nil, _ body: (Replayed<Source.Element>) -> Bool
-    ) throws(CaptureError) -> CaptureReader {
+    package func play(_ body: (Replayed<Source.Element>) -> Bool) throws(CaptureError) -> CaptureReader {
         var schedule = ReplaySchedule(speed: options.speed, maxGap: options.maxGap)
-        var reader: CaptureReader
-        if let first { reader = first } else { reader = try CaptureReader(path: path, formats: options.formats) }
+        var reader = try capture.openReader()
         var pass = 0
         while true {
             var going = true
@@ -43,7 +42,7 @@ package struct ReplayRun<Source: ReplaySource>: Sendable {
             // An empty pass would loop forever without a single element: stop instead.
             if !going || emitted == 0 { return reader }
             if let passes = options.passes, pass >= passes { return reader }
-            reader = try CaptureReader(path: path, formats: options.formats)
+            reader = try capture.openReader()
         }
     }
 }

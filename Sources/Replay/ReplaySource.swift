@@ -61,7 +61,7 @@ public struct ReplayDecoding: Sendable {
 
     /// The built-in decoders, with the pipeline's default de-duplication.
     public init(
-        decoders: DecoderSet = DecoderSet(Registry.builtIn()), pipeline: ReadingsPipeline.Options = .init(),
+        decoders: DecoderSet = DecoderSet(Registry.builtIn), pipeline: ReadingsPipeline.Options = .init(),
         keep: @escaping @Sendable (Reading) -> Bool = { _ in true }
     ) {
         self.decoders = decoders

@@ -32,8 +32,8 @@ struct PayloadSpec: Sendable {
         let fields = try parseFields(object["fields"], at: "\(path).fields", reader)
         if let id = object["decoder"] {
             guard let name = id.string else { throw reader.error("\(path).decoder", "expected a decoder id") }
-            guard let encoder = Registry.encoder(for: name, context.decoderOptions) else {
-                let known = Registry.encoders(context.decoderOptions).map(\.id).joined(separator: ", ")
+            guard let encoder = Registry.encoder(for: name, in: context.decoders) else {
+                let known = Registry.encoders(context.decoders).map(\.id).joined(separator: ", ")
                 throw reader.error("\(path).decoder", "no encoder for '\(name)'; these can encode: \(known)")
             }
             return PayloadSpec(source: .encoder(encoder, fields), path: path)
@@ -85,12 +85,13 @@ struct PayloadSpec: Sendable {
 /// What parsing needs from outside the document: decoder options and layouts by path.
 final class ScenarioContext {
     let directory: String
-    let decoderOptions: DecoderOptions
+    /// The decoders whose encoders payloads name, configured as the run asks.
+    let decoders: [any PayloadDecoder]
     private var layouts: [String: Layout] = [:]
 
-    init(directory: String, decoderOptions: DecoderOptions) {
+    init(directory: String, decoders: [any PayloadDecoder]) {
         self.directory = directory
-        self.decoderOptions = decoderOptions
+        self.decoders = decoders
     }
 
     func layout(_ name: String, at path: String, _ reader: ScenarioReader) throws(ScenarioError) -> Layout {

@@ -16,5 +16,4 @@ while let entry = pointer.pointee {
     pointer += 1
 }
 signal(SIGPIPE, SIG_IGN)
-CommandLineTool.useBuiltInDecoding()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), environment: environment))

@@ -89,7 +89,7 @@ struct DecodeCommandTests {
         let path = TestPaths.captures + "/envsensor.btsnoop"
         let (code, _, err) = runTool(["decode", "--decoder", "nosuch", path])
         #expect(code == 2)
-        #expect(err.contains("unknown decoder nosuch"))
+        #expect(err.contains("unknown decoder 'nosuch'; 'bluetape decoders' lists them"))
         #expect(runTool(["decode", "--format", "xml", path]).0 == 2)
     }
 }

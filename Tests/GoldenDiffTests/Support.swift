@@ -11,10 +11,10 @@ import Darwin
 
 /// Runs the tool in-process and returns (exit code, stdout, stderr).
 func runTool(_ arguments: [String], environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {
-    FakeCaptures.install()
     let out = Output()
     let err = Output()
-    let code = CommandLineTool.run(arguments, stdout: out, stderr: err, environment: environment)
+    let code = CommandLineTool.run(
+        arguments, stdout: out, stderr: err, environment: environment, decodeCapture: FakeCaptures.decode)
     return (code, out.text, err.text)
 }
 
@@ -24,10 +24,6 @@ func runTool(_ arguments: [String], environment: [String: String] = [:]) -> (cod
 /// Decoding depends on the file alone, so every test can share the one fake.
 enum FakeCaptures {
     static let header = "FAKE-CAPTURE"
-
-    static func install() { _ = installed }
-
-    private static let installed: Void = { ReadingsHook.decodeCapture = decode }()
 
     static let decode: CaptureDecoder = { path, options in
         let bytes = try Files.read(path)

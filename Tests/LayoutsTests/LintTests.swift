@@ -234,7 +234,7 @@ struct LintTests {
 
     @Test func `the built-in ids default to the registry's`() {
         let json = #"{"id": "a", "match": {"company": 1}, "fields": [{"name": "a", "type": "u8"}]}"#
-        let ids = Registry.builtIn().map(\.id)
+        let ids = Registry.builtIn.map(\.id)
         #expect(Layout.builtInIDs == ids)
         #expect(LayoutLinter.lint(bytes: Array(json.utf8), name: "x.json").isEmpty)
     }

@@ -75,13 +75,18 @@ struct EnvSensorTests {
         #expect(error == DecodeError(.badLength(declared: 16, available: 0), at: 0, field: "payload"))
     }
 
-    @Test func `the company id comes from the options`() {
-        var options = DecoderOptions()
-        options.envSensorCompany = 0xABCD
-        let envsensor = Registry.builtIn(options).first { $0.id == "envsensor" }
-        #expect(envsensor?.matches == [.company(0xABCD)])
-        #expect(Registry.builtIn().first { $0.id == "envsensor" }?.matches == [.company(0xFFFF)])
-        #expect((Registry.encoder(for: "envsensor", options) as? EnvSensor)?.company == 0xABCD)
+    @Test func `the company id is a parameter, 0xFFFF by default`() throws {
+        let builtIn = try #require(Registry.builtIn.first { $0.id == "envsensor" })
+        #expect(builtIn.matches == [.company(0xFFFF)])
+        #expect(builtIn.parameters.map(\.name) == ["company"])
+        #expect(builtIn.dedupKey == ["nonce"])
+        let later = try builtIn.configured(with: DecoderParameterValues(["company": ["0xABCD"]]))
+        #expect(later.matches == [.company(0xABCD)])
+        #expect(later.parameters.first?.value == "0xABCD")
+        #expect((Registry.encoder(for: "envsensor", in: [later]) as? EnvSensor)?.company == 0xABCD)
+        #expect(throws: DecoderParameterError.self) {
+            try builtIn.configured(with: DecoderParameterValues(["company": ["70000"]]))
+        }
     }
 
     @Test func `encoding writes the worked example`() throws {

@@ -4,12 +4,12 @@ import Testing
 
 struct RegistryTests {
     @Test func `decoder ids are unique`() {
-        let ids = Registry.builtIn().map(\.id)
+        let ids = Registry.builtIn.map(\.id)
         #expect(Set(ids).count == ids.count)
     }
 
     @Test func `every decoder lists a match key, its fields and a summary`() {
-        for decoder in Registry.builtIn() {
+        for decoder in Registry.builtIn {
             #expect(!decoder.matches.isEmpty, "\(decoder.id)")
             #expect(!decoder.fields.isEmpty, "\(decoder.id)")
             #expect(!decoder.summary.isEmpty, "\(decoder.id)")
@@ -25,7 +25,7 @@ struct RegistryTests {
 
     @Test func `the built-in decoders are the ones the project documents`() {
         #expect(
-            Registry.builtIn().map(\.id) == [
+            Registry.builtIn.map(\.id) == [
                 "envsensor", "combustion.advert", "combustion.status", "combustion.uart", "adafruit.uart",
                 "sig.temperature_measurement", "sig.intermediate_temperature", "sig.temperature", "sig.humidity",
                 "sig.pressure", "sig.battery_level", "sig.heart_rate", "sig.text", "ibeacon", "eddystone.uid",
@@ -37,7 +37,7 @@ struct RegistryTests {
         // Shared keys are expected only where decoders check a sub-type: the UART characteristics
         // (CA FE frames vs text) and Eddystone frame types.
         var owners: [MatchKey: [String]] = [:]
-        for decoder in Registry.builtIn() {
+        for decoder in Registry.builtIn {
             for key in decoder.matches { owners[key, default: []].append(decoder.id) }
         }
         let shared = owners.filter { $0.value.count > 1 }.mapValues { $0.sorted() }
@@ -61,7 +61,7 @@ struct RegistryTests {
     }
 
     @Test func `a UART value goes to exactly one of the two UART decoders`() {
-        let decoders = Registry.builtIn().filter { $0.matches.contains(.characteristic(CombustionUART.tx)) }
+        let decoders = Registry.builtIn.filter { $0.matches.contains(.characteristic(CombustionUART.tx)) }
         let frame = Payload.attribute(CombustionUART.tx, .notify, hex("CA FE 58 A7 06 01 01 00"))
         let text = Payload.attribute(CombustionUART.tx, .notify, Array("23.24".utf8))
         #expect(decoders.filter { !$0.decode(frame).isEmpty }.map(\.id) == ["combustion.uart"])
@@ -69,7 +69,7 @@ struct RegistryTests {
     }
 
     @Test func `every encoder is found by its decoder's id`() {
-        let decoderIDs = Set(Registry.builtIn().map(\.id))
+        let decoderIDs = Set(Registry.builtIn.map(\.id))
         let encoderIDs = Registry.encoders().map(\.id)
         #expect(Set(encoderIDs).count == encoderIDs.count)
         #expect(Set(encoderIDs).isSubset(of: decoderIDs))

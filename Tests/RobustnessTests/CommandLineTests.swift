@@ -178,7 +178,8 @@ struct CommandLineUsageTests {
             #expect(result.code == 2, "\(option) \(time)")
             #expect(
                 errorLines(result.err) == [
-                    "error: '\(time)' is not a time: give seconds from the start (12.5) or an ISO time (2024-03-15T09:30:01Z)"
+                    "error: '\(time)' is not a time: give seconds from the start of the capture (12.5) or an ISO time "
+                        + "(2024-03-15T09:30:01Z, 2025-10-04T08:15:20+02:00)"
                 ])
         }
     }

@@ -378,7 +378,7 @@ struct ReadingLimitTests {
     /// readings over, how many were handed over before the end, and how many in all.
     static func run(_ payloads: [[UInt8]]) -> (firstHandedOverAt: Int?, beforeFinish: Int, all: Int) {
         let tracker = Tracker()
-        let readings = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn()))
+        let readings = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn))
         var handedOver = 0
         var firstAt: Int?
         for (index, payload) in payloads.enumerated() {

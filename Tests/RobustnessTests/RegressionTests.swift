@@ -87,7 +87,7 @@ enum Pipeline {
     /// Events and the bytes written for them (JSON, text, readings).
     static func run(_ records: [StoredRecord]) -> (events: [Event], output: [UInt8]) {
         let tracker = Tracker()
-        let readings = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn()))
+        let readings = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn))
         var text = EventText()
         var writer = JSONWriter(capacity: 4096)
         var events: [Event] = []
@@ -377,7 +377,7 @@ extension TimestampRegressionTests {
                 payload: EnvSensorAdvert.event(low: entry.1))
         }
         let tracker = Tracker()
-        let readings = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn()))
+        let readings = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn))
         var frames: [Int] = []
         for record in records {
             record.withRecord { tracker.consume($0) { readings.consume($0) { frames.append($0.frame) } } }

@@ -21,7 +21,7 @@ func synthesize(_ json: String, directory: String = TestPaths.captures) throws -
 
 /// Decodes a capture in memory with the built-in decoders.
 func readings(_ bytes: [UInt8]) throws -> [Reading] {
-    let pipeline = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn()))
+    let pipeline = ReadingsPipeline(decoders: DecoderSet(Registry.builtIn))
     var result: [Reading] = []
     EventStream.read(try CaptureReader(bytes: bytes, formats: testFormats)) { pipeline.consume($0) { result.append($0) } }
     pipeline.finish { result.append($0) }

@@ -1,102 +1,59 @@
 import BluetoothPackets
 import BluetoothTracking
-import CaptureFiles
 import CaptureModel
 
-/// The filters `events`, `decode` and `replay` share: they combine (all must match).
-struct EventFilter {
+/// Which events to keep, by type, device, UUID, handle and time; every condition given must match.
+/// A filter learns as it reads (which device a connection handle belongs to, when the capture
+/// starts): use a fresh one for each pass over a capture.
+public struct EventFilter: Sendable {
     /// Event types to keep, as a bit per `EventType` case (nil keeps all).
-    var types: UInt32?
-    var addresses: Set<BluetoothAddress> = []
-    var uuids: Set<BluetoothUUID> = []
-    var handles: Set<UInt16> = []
-    var since: TimeBound?
-    var until: TimeBound?
+    public var types: UInt32?
+    public var addresses: Set<BluetoothAddress> = []
+    public var uuids: Set<BluetoothUUID> = []
+    public var handles: Set<UInt16> = []
+    public var since: TimeBound?
+    public var until: TimeBound?
     /// Peer address of each connection seen, so connection events can be matched by address.
     private var connectionPeers: [UInt32: BluetoothAddress] = [:]
     private var firstTimestamp: Int64?
 
-    enum TimeBound {
+    public init() {}
+
+    /// Keeps only events of these types.
+    public mutating func keep(_ types: some Sequence<EventType>) {
+        self.types = types.reduce(UInt32(0)) { $0 | Self.bit($1) }
+    }
+
+    public enum TimeBound: Sendable, Hashable {
         /// Seconds (µs) from the first record.
         case relative(Int64)
         case absolute(Int64)
     }
 
-    static let options: [OptionSpec] = [
-        .value("type", "TYPES", "Only these event types (comma-separated): adv, connect, disconnect, att, mtu, smp, …"),
-        .value("addr", "ADDRESS", "Only events of this device (repeatable)."),
-        .value("uuid", "UUID", "Only ATT events on this characteristic or service, and adverts carrying it."),
-        .value("handle", "HANDLE", "Only ATT events on this handle (decimal or 0x hex)."),
-        .value("since", "TIME", "Only events from TIME: seconds from the start, or an ISO time (UTC)."),
-        .value("until", "TIME", "Only events up to TIME."),
-    ]
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        let typeNames = arguments.list("type")
-        if !typeNames.isEmpty {
-            var types: UInt32 = 0
-            for name in typeNames {
-                guard let type = EventType(rawValue: name) else {
-                    throw UsageError(
-                        "unknown event type '\(name)'; types are \(EventType.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                types |= Self.bit(type)
-            }
-            self.types = types
-        }
-        for text in arguments.list("addr") {
-            guard let address = BluetoothAddress(text) else { throw UsageError("'\(text)' is not a Bluetooth address") }
-            addresses.insert(address)
-        }
-        for text in arguments.list("uuid") {
-            guard let uuid = BluetoothUUID(text) else { throw UsageError("'\(text)' is not a UUID") }
-            uuids.insert(uuid)
-        }
-        for text in arguments.list("handle") {
-            let value = text.lowercased().hasPrefix("0x") ? UInt16(text.dropFirst(2), radix: 16) : UInt16(text)
-            guard let value else { throw UsageError("'\(text)' is not a handle (0–65535, decimal or 0x hex)") }
-            handles.insert(value)
-        }
-        since = try arguments.value("since").map { text throws(UsageError) in try Self.parseTime(text) }
-        until = try arguments.value("until").map { text throws(UsageError) in try Self.parseTime(text) }
-    }
-
-    static func parseTime(_ text: String) throws(UsageError) -> TimeBound {
-        let notATime = UsageError(
-            "'\(text)' is not a time: give seconds from the start (12.5) or an ISO time (2024-03-15T09:30:01Z)")
+    /// Seconds from the first record (`12.5`), or an ISO time (`2024-03-15T09:30:01Z`,
+    /// `2025-10-04T08:15:20+02:00`; no zone is UTC).
+    public static func parseTime(_ text: String) throws(EventFilterError) -> TimeBound {
         if let seconds = Double(text) {
             // NaN, infinities and counts past ±292,000 years have no Int64 microsecond value.
-            guard seconds.isFinite, seconds.magnitude < 9e12 else { throw notATime }
+            guard seconds.isFinite, seconds.magnitude < 9e12 else { throw notATime(text) }
             return .relative(Int64((seconds * 1_000_000).rounded()))
         }
-        // 2024-03-15T09:30:01(.123456)(Z) or with a space.
-        let parts = String(text.compactMap { $0 == "Z" ? nil : $0 == "T" ? " " : $0 }).split(separator: " ")
-        let date = parts.first.map { $0.split(separator: "-").compactMap { Int64($0) } } ?? []
-        let time = parts.count > 1 ? parts[1].split(separator: ":") : []
-        // Each part within its calendar range, so the sum below cannot overflow.
-        guard date.count == 3, time.count <= 3, (0...9999).contains(date[0]), (1...12).contains(date[1]),
-            (1...31).contains(date[2])
-        else { throw notATime }
-        var micros = TimeFormat.days(year: date[0], month: date[1], day: date[2]) * 86_400_000_000
-        let units: [Int64] = [3_600_000_000, 60_000_000]
-        for (index, part) in time.enumerated() {
-            if index < 2 {
-                guard let value = Int64(part), (0..<(index == 0 ? 24 : 60)).contains(value) else { throw notATime }
-                micros += value * units[index]
-            } else {
-                guard let seconds = Double(part), seconds >= 0, seconds < 61 else { throw notATime }
-                micros += Int64((seconds * 1_000_000).rounded())
-            }
-        }
+        guard let micros = CivilTime.parseISO(text) else { throw notATime(text) }
         return .absolute(micros)
     }
 
-    var isEmpty: Bool {
+    private static func notATime(_ text: String) -> EventFilterError {
+        EventFilterError(
+            "'\(text)' is not a time: give seconds from the start of the capture (12.5) or an ISO time "
+                + "(2024-03-15T09:30:01Z, 2025-10-04T08:15:20+02:00)")
+    }
+
+    public var isEmpty: Bool {
         types == nil && addresses.isEmpty && uuids.isEmpty && handles.isEmpty && since == nil && until == nil
     }
 
     /// Sees every event (to learn connection addresses) and says whether it passes.
-    mutating func accepts(_ event: Event) -> Bool {
+    public mutating func accepts(_ event: Event) -> Bool {
         if firstTimestamp == nil { firstTimestamp = event.timestamp }
         learn(event)
         if let types, types & Self.bit(event.type) == 0 { return false }
@@ -112,7 +69,7 @@ struct EventFilter {
         return true
     }
 
-    static func bit(_ type: EventType) -> UInt32 { 1 << UInt32(type.ordinal) }
+    public static func bit(_ type: EventType) -> UInt32 { 1 << UInt32(type.ordinal) }
 
     private func resolve(_ bound: TimeBound) -> Int64 {
         switch bound {
@@ -177,3 +134,10 @@ struct EventFilter {
 
 import ByteReading
 
+
+/// A filter value that cannot be understood.
+public struct EventFilterError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,5 +1,4 @@
 import BluetoothPackets
-import PayloadDecoders
 
 /// Follows Combustion log downloads (UART Read Logs requests and their one-response-per-record
 /// answers) and sums each up when it ends: which records arrived, how many are missing.
@@ -7,8 +6,10 @@ import PayloadDecoders
 /// A download ends when the phone asks for the next range, when the connection ends, or with the
 /// capture. Its summary is a reading of decoder `combustion.log_download` at the frame where that
 /// happened, so readings stay in frame order.
-struct CombustionLogDownloads {
+final class CombustionLogDownloads: DecoderFollowUp {
     static let decoderID = "combustion.log_download"
+
+    var ids: [String] { [Self.decoderID] }
 
     private struct Download {
         var start: Int64
@@ -22,38 +23,40 @@ struct CombustionLogDownloads {
     private var open: [BluetoothAddress: Download] = [:]
 
     /// Takes one decoded UART message; returns the summary of a download it ended, if any.
-    mutating func observe(address: BluetoothAddress, fields: Fields, frame: Int, timestamp: Int64) -> Reading? {
-        guard fields["message"] == .string("read_logs") else { return nil }
+    func observe(_ fields: Fields, from address: BluetoothAddress, at moment: CaptureMoment) -> [FollowUpReading] {
+        guard fields["message"] == .string("read_logs") else { return [] }
         if fields["direction"] == .string("request") {
             guard case .int(let start) = fields["start_sequence"], case .int(let end) = fields["end_sequence"] else {
-                return nil
+                return []
             }
-            let ended = finish(address: address, frame: frame, timestamp: timestamp)
-            open[address] = Download(start: start, end: end, requestFrame: frame, lastFrame: frame, lastTimestamp: timestamp)
+            let ended = connectionEnded(with: address, at: moment)
+            open[address] = Download(
+                start: start, end: end, requestFrame: moment.frame, lastFrame: moment.frame,
+                lastTimestamp: moment.timestamp)
             return ended
         }
-        guard case .int(let sequence) = fields["sequence"], var download = open[address] else { return nil }
+        guard case .int(let sequence) = fields["sequence"], var download = open[address] else { return [] }
         if download.received.count < 1_000_000 { download.received.insert(sequence) }
-        download.lastFrame = frame
-        download.lastTimestamp = timestamp
+        download.lastFrame = moment.frame
+        download.lastTimestamp = moment.timestamp
         open[address] = download
-        return nil
+        return []
     }
 
-    /// Ends the download from `address` (at `frame`: the next request, the disconnection or the end).
-    mutating func finish(address: BluetoothAddress, frame: Int, timestamp: Int64) -> Reading? {
-        guard let download = open.removeValue(forKey: address) else { return nil }
-        return summary(download, address: address, frame: frame, timestamp: timestamp)
+    /// Ends the download from `address` (at `moment`: the next request or the disconnection).
+    func connectionEnded(with address: BluetoothAddress, at moment: CaptureMoment) -> [FollowUpReading] {
+        guard let download = open.removeValue(forKey: address) else { return [] }
+        return [summary(download, address: address, at: moment)]
     }
 
-    mutating func finishAll(frame: Int, timestamp: Int64) -> [Reading] {
+    func finish(at moment: CaptureMoment) -> [FollowUpReading] {
         let summaries = open.sorted { $0.value.requestFrame < $1.value.requestFrame }
-            .map { summary($0.value, address: $0.key, frame: frame, timestamp: timestamp) }
+            .map { summary($0.value, address: $0.key, at: moment) }
         open.removeAll()
         return summaries
     }
 
-    private func summary(_ d: Download, address: BluetoothAddress, frame: Int, timestamp: Int64) -> Reading {
+    private func summary(_ d: Download, address: BluetoothAddress, at moment: CaptureMoment) -> FollowUpReading {
         let wanted = d.end >= d.start ? d.end - d.start + 1 : 0
         let inRange = d.received.filter { $0 >= d.start && $0 <= d.end }
         var missing: [FieldValue] = []
@@ -73,8 +76,8 @@ struct CombustionLogDownloads {
         fields.append("records_missing", .int(wanted - Int64(inRange.count)))
         fields.append("complete", .bool(Int64(inRange.count) == wanted))
         if !missing.isEmpty { fields.append("first_missing", .list(missing)) }
-        return Reading(
-            frame: frame, timestamp: timestamp, address: address, decoder: Self.decoderID,
-            source: "summary", match: .characteristic(CombustionUART.tx), outcome: .fields(fields))
+        return FollowUpReading(
+            decoder: Self.decoderID, address: address, moment: moment, source: "summary",
+            match: .characteristic(CombustionUART.tx), fields: fields)
     }
 }

@@ -14,26 +14,26 @@ import JSON
 /// A device without "addr" (or with "*") applies to every device; "local" is the capturing host's
 /// own GATT server (handles the peer reads, writes or is notified from). A device may also list bare
 /// handles instead of services: `"handles": {"14": "2a37", "0x000f": "2902"}`.
-enum GATTMapFile {
-    static func load(path: String) throws(InputError) -> GATTMap {
+public enum GATTMapFile {
+    public static func load(path: String) throws(GATTMapError) -> GATTMap {
         let bytes: [UInt8]
         do {
             bytes = try WholeFile.read(path, limit: 64 << 20)
         } catch {
-            throw InputError("\(path): cannot be read: \(error.reason)")
+            throw GATTMapError("\(path): cannot be read: \(error.reason)")
         }
         let document: JSONValue
         do {
             document = try JSONValue.parse(bytes)
         } catch {
-            throw InputError("\(path): not valid JSON: \(error)")
+            throw GATTMapError("\(path): not valid JSON: \(error)")
         }
         return try parse(document, name: path)
     }
 
-    static func parse(_ document: JSONValue, name: String) throws(InputError) -> GATTMap {
+    public static func parse(_ document: JSONValue, name: String) throws(GATTMapError) -> GATTMap {
         guard let devices = document["devices"]?.array else {
-            throw InputError("\(name): a GATT map needs a \"devices\" list")
+            throw GATTMapError("\(name): a GATT map needs a \"devices\" list")
         }
         var map = GATTMap()
         for (index, device) in devices.enumerated() {
@@ -43,7 +43,7 @@ enum GATTMapFile {
                 let here = "\(path).services[\(s)]"
                 let uuid = try uuidValue(service["uuid"], "\(here).uuid", name)
                 let start = try handleValue(service["start"], "\(here).start", name)
-                let end = try service["end"].map { v throws(InputError) in try handleValue(v, "\(here).end", name) } ?? start
+                let end = try service["end"].map { v throws(GATTMapError) in try handleValue(v, "\(here).end", name) } ?? start
                 db.addService(start: start, end: end, uuid: uuid, primary: service["primary"]?.bool ?? true, frame: nil)
                 for (c, characteristic) in (service["characteristics"]?.array ?? []).enumerated() {
                     let at = "\(here).characteristics[\(c)]"
@@ -51,14 +51,14 @@ enum GATTMapFile {
                     let valueHandle = try handleValue(characteristic["value_handle"], "\(at).value_handle", name)
                     // Handle 0 is reserved: a value handle of 0 has no declaration before it.
                     guard valueHandle > 0 else {
-                        throw InputError("\(name): \(at).value_handle: expected a handle (1–65535)")
+                        throw GATTMapError("\(name): \(at).value_handle: expected a handle (1–65535)")
                     }
                     let declaration =
-                        try characteristic["handle"].map { v throws(InputError) in try handleValue(v, "\(at).handle", name) }
+                        try characteristic["handle"].map { v throws(GATTMapError) in try handleValue(v, "\(at).handle", name) }
                         ?? valueHandle - 1
                     let properties = characteristic["properties"].map { $0.int64 ?? -1 } ?? 0
                     guard (0...255).contains(properties) else {
-                        throw InputError("\(name): \(at).properties: expected the properties byte (0–255)")
+                        throw GATTMapError("\(name): \(at).properties: expected the properties byte (0–255)")
                     }
                     db.addCharacteristic(
                         declaration: declaration, valueHandle: valueHandle, uuid: cuuid, properties: UInt8(properties),
@@ -74,7 +74,7 @@ enum GATTMapFile {
             for entry in device["handles"]?.object?.entries ?? [] {
                 let at = "\(path).handles.\(entry.key)"
                 guard let handle = parseHandle(entry.key) else {
-                    throw InputError("\(name): \(at): '\(entry.key)' is not a handle")
+                    throw GATTMapError("\(name): \(at): '\(entry.key)' is not a handle")
                 }
                 db.addAttribute(handle: handle, uuid: try uuidValue(entry.value, at, name), frame: nil)
             }
@@ -85,7 +85,7 @@ enum GATTMapFile {
                 map.local = db
             } else {
                 guard let address = BluetoothAddress(addressText) else {
-                    throw InputError("\(name): \(path).addr: '\(addressText)' is not a Bluetooth address")
+                    throw GATTMapError("\(name): \(path).addr: '\(addressText)' is not a Bluetooth address")
                 }
                 map.devices[address] = db
             }
@@ -93,25 +93,25 @@ enum GATTMapFile {
         return map
     }
 
-    private static func uuidValue(_ value: JSONValue?, _ path: String, _ name: String) throws(InputError) -> BluetoothUUID {
+    private static func uuidValue(_ value: JSONValue?, _ path: String, _ name: String) throws(GATTMapError) -> BluetoothUUID {
         guard let text = value?.string, let uuid = BluetoothUUID(text) else {
-            throw InputError("\(name): \(path): expected a UUID string such as \"2a37\"")
+            throw GATTMapError("\(name): \(path): expected a UUID string such as \"2a37\"")
         }
         return uuid
     }
 
-    private static func handleValue(_ value: JSONValue?, _ path: String, _ name: String) throws(InputError) -> UInt16 {
+    private static func handleValue(_ value: JSONValue?, _ path: String, _ name: String) throws(GATTMapError) -> UInt16 {
         if let number = value?.int64, (0...0xFFFF).contains(number) { return UInt16(number) }
         if let text = value?.string, let handle = parseHandle(text) { return handle }
-        throw InputError("\(name): \(path): expected a handle (0–65535)")
+        throw GATTMapError("\(name): \(path): expected a handle (0–65535)")
     }
 
-    static func parseHandle(_ text: String) -> UInt16? {
+    public static func parseHandle(_ text: String) -> UInt16? {
         text.lowercased().hasPrefix("0x") ? UInt16(text.dropFirst(2), radix: 16) : UInt16(text)
     }
 
     /// The map as JSON, indented one device, service and characteristic per line.
-    static func render(_ databases: [GATTServer: GATTDatabase]) -> String {
+    public static func render(_ databases: [GATTServer: GATTDatabase]) -> String {
         var lines: [String] = ["{\"devices\": ["]
         let sorted = databases.sorted { $0.key < $1.key }
         for (d, (server, db)) in sorted.enumerated() {
@@ -164,4 +164,11 @@ enum GATTMapFile {
         writer.string(text)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
+}
+
+/// A GATT map file that cannot be used: the message says which file, where and why.
+public struct GATTMapError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

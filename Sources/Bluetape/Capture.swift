@@ -1,0 +1,215 @@
+import BluetoothTracking
+import CaptureFiles
+import CaptureModel
+import Handoff
+import JSON
+import Readings
+
+/// A capture, ready to be read: the one call from a path to its events or readings. The command
+/// line, replays and the golden suite all read captures through it.
+///
+/// ```swift
+/// let capture = try Capture(path: "captures/envsensor.btsnoop")
+/// for event in capture.events() { print(event.frame, event.type) }
+/// let decoding = try DecoderConfiguration()
+/// for reading in capture.readings(decoding) { print(reading.decoder ?? "-", reading.outcome) }
+/// ```
+///
+/// Each read starts from the beginning of the capture (a file is opened again for it); damage
+/// found by the last read is in `problems`.
+public final class Capture {
+    public let path: String
+    public let format: CaptureFormat
+    public let linkType: LinkType
+    private let formats: [any ExternalCaptureFormat]
+    private let bytes: [UInt8]?
+    /// The reader opened by `init`, used by the first read; later reads open their own.
+    private var unread: CaptureReader?
+    private var lastReader: CaptureReader
+
+    /// Opens the capture at `path`. `formats`: what to read beyond btsnoop and PacketLogger
+    /// (`[PcapFormat()]` from `PcapFiles` where libpcap exists).
+    public init(path: String, formats: [any ExternalCaptureFormat] = []) throws(CaptureError) {
+        let reader = try CaptureReader(path: path, formats: formats)
+        self.path = path
+        self.formats = formats
+        bytes = nil
+        format = reader.format
+        linkType = reader.linkType
+        unread = reader
+        lastReader = reader
+    }
+
+    /// A capture held in memory; `name` is used in messages.
+    public init(bytes: [UInt8], name: String = "<memory>", formats: [any ExternalCaptureFormat] = [])
+        throws(CaptureError)
+    {
+        let reader = try CaptureReader(bytes: bytes, name: name, formats: formats)
+        path = name
+        self.formats = formats
+        self.bytes = bytes
+        format = reader.format
+        linkType = reader.linkType
+        unread = reader
+        lastReader = reader
+    }
+
+    /// Damage the last read found: damaged or cut records, with frame and byte offset.
+    public var problems: ProblemLog { lastReader.problems }
+
+    /// A reader positioned at the first record.
+    public func openReader() throws(CaptureError) -> CaptureReader {
+        let reader: CaptureReader
+        if let first = unread {
+            reader = first
+            unread = nil
+        } else if let bytes {
+            reader = try CaptureReader(bytes: bytes, name: path, formats: formats)
+        } else {
+            reader = try CaptureReader(path: path, formats: formats)
+        }
+        lastReader = reader
+        return reader
+    }
+
+    // MARK: Sequences
+
+    /// The event stream, as `bluetape events` prints it. A capture that cannot be opened again
+    /// (a file removed since `init`) gives no events, with the reason in `problems`.
+    public func events(filter: EventFilter = EventFilter(), tracker: Tracker.Options = Tracker.Options()) -> Events {
+        Events(iterator: try? EventStream.Iterator(openReader(), options: tracker), filter: filter)
+    }
+
+    /// The readings, as `bluetape decode` writes them.
+    public func readings(_ decoding: DecoderConfiguration, filter: EventFilter = EventFilter()) -> Readings {
+        Readings(events: events(filter: filter, tracker: decoding.tracker), decoding: decoding)
+    }
+
+    public struct Events: Sequence, IteratorProtocol {
+        let iterator: EventStream.Iterator?
+        var filter: EventFilter
+
+        public mutating func next() -> Event? {
+            while let event = iterator?.next() {
+                if filter.isEmpty || filter.accepts(event) { return event }
+            }
+            return nil
+        }
+    }
+
+    public struct Readings: Sequence, IteratorProtocol {
+        var events: Events
+        let decoding: DecoderConfiguration
+        let pipeline: ReadingsPipeline
+        var ready: [Reading] = []
+        var index = 0
+        var finished = false
+
+        init(events: Events, decoding: DecoderConfiguration) {
+            self.events = events
+            self.decoding = decoding
+            pipeline = ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline)
+        }
+
+        public mutating func next() -> Reading? {
+            while index == ready.count {
+                ready.removeAll(keepingCapacity: true)
+                index = 0
+                if finished { return nil }
+                var batch: [Reading] = []
+                if let event = events.next() {
+                    pipeline.consume(event) { batch.append($0) }
+                } else {
+                    pipeline.finish { batch.append($0) }
+                    finished = true
+                }
+                ready = batch.filter(decoding.keeps)
+            }
+            defer { index += 1 }
+            return ready[index]
+        }
+    }
+
+    // MARK: Streaming at full speed
+
+    /// Calls `body` with every event that passes `filter`, in order, until it returns false.
+    /// `concurrently`: reading and tracking on a second thread while `body` runs on this one.
+    @discardableResult
+    public func forEachEvent(
+        filter: EventFilter = EventFilter(), tracker: Tracker.Options = Tracker.Options(), concurrently: Bool = false,
+        _ body: (Event) -> Bool
+    ) throws(CaptureError) -> Tracker.Statistics {
+        let reader = try openReader()
+        var filter = filter
+        let filtering = !filter.isEmpty
+        guard concurrently else {
+            var going = true
+            return EventStream.read(reader, options: tracker, stop: { !going }) { event in
+                guard going, !filtering || filter.accepts(event) else { return }
+                going = body(event)
+            }
+        }
+        return Handoff.run { emit, cancelled in
+            EventStream.read(reader, options: tracker, stop: cancelled) { event in
+                if filtering, !filter.accepts(event) { return }
+                emit(event)
+            }
+        } consume: { event in
+            body(event)
+        }
+    }
+
+    /// Calls `body` with every reading, in order, until it returns false. `concurrently`: three
+    /// stages on three threads (tracking, decoding, and `body` on this one), which then sees the
+    /// readings in batches, a little later.
+    @discardableResult
+    public func forEachReading(
+        _ decoding: DecoderConfiguration, filter: EventFilter = EventFilter(), concurrently: Bool = false,
+        _ body: (Reading) -> Bool
+    ) throws(CaptureError) -> Tracker.Statistics {
+        let reader = try openReader()
+        var filter = filter
+        let filtering = !filter.isEmpty
+        guard concurrently, Handoff.isUseful else {
+            let pipeline = ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline)
+            var going = true
+            func pass(_ reading: Reading) {
+                if going, decoding.keeps(reading) { going = body(reading) }
+            }
+            let statistics = EventStream.read(reader, options: decoding.tracker, stop: { !going }) { event in
+                if going, !filtering || filter.accepts(event) { pipeline.consume(event, pass) }
+            }
+            if going { pipeline.finish(pass) }
+            return statistics
+        }
+        return Handoff.run { emitReading, readingsCancelled in
+            let pipeline = ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline)
+            func pass(_ reading: Reading) { if decoding.keeps(reading) { emitReading(reading) } }
+            let statistics = Handoff.run { emitEvent, eventsCancelled in
+                EventStream.read(reader, options: decoding.tracker, stop: eventsCancelled) { event in
+                    if filtering, !filter.accepts(event) { return }
+                    emitEvent(event)
+                }
+            } consume: { event in
+                pipeline.consume(event, pass)
+                return !readingsCancelled()
+            }
+            pipeline.finish(pass)
+            return statistics
+        } consume: { reading in
+            body(reading)
+        }
+    }
+
+    /// The readings as canonical JSON Lines, what golden files hold.
+    public func readingsJSONL(_ decoding: DecoderConfiguration) throws(CaptureError) -> [UInt8] {
+        var writer = JSONWriter(capacity: 1 << 16)
+        // Concurrently even when several captures are checked at once: the last one then still
+        // has every core, and the scheduler shares them out the rest of the time.
+        try forEachReading(decoding, concurrently: true) { reading in
+            ReadingJSON.write(reading, to: &writer)
+            return true
+        }
+        return writer.bytes
+    }
+}
