@@ -3,9 +3,9 @@ import PackageDescription
 
 // One target per job; the pipeline is described in the README:
 // capture file → CaptureFiles → records → BluetoothTracking → events → PayloadDecoders/Layouts → Readings.
-// The streaming stages run per record: in release builds they skip the runtime exclusivity checks
-// on class properties (the compiler's static checks stay), which cost a tenth of their time.
-let streaming: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// No target sets unsafe flags, so every library product can be a versioned dependency. The
+// per-record state that runtime exclusivity checks would slow down is marked
+// `@exclusivity(unchecked)` where it lives, one property at a time.
 
 let package = Package(
     name: "Bluetape",
@@ -20,19 +20,18 @@ let package = Package(
         .target(name: "ByteReading"),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         .target(name: "CaptureModel"),
-        .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel"], swiftSettings: streaming),
+        .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel"]),
         .target(name: "PcapFiles", dependencies: ["CaptureModel", "CaptureFiles", "CPcap", "FileAccess"]),
-        .target(name: "JSON", swiftSettings: streaming),
+        .target(name: "JSON"),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
-        .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureModel"], swiftSettings: streaming),
+        .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureModel"]),
         .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets", "JSON"]),
         .target(name: "FileAccess"),
         .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON", "FileAccess"]),
         .target(
             name: "Readings",
-            dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"],
-            swiftSettings: streaming),
-        .target(name: "EventOutput", dependencies: ["BluetoothTracking", "CaptureModel", "JSON"], swiftSettings: streaming),
+            dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"]),
+        .target(name: "EventOutput", dependencies: ["BluetoothTracking", "CaptureModel", "JSON"]),
         .target(
             name: "Synthesis",
             dependencies: [

@@ -49,25 +49,25 @@ final class Connection {
     /// The `conn` number in events: the HCI handle, or a sequence number on air.
     let id: UInt16
     let adapter: UInt16
-    var peer: BluetoothAddress?
-    var peerType: AddressType?
+    @exclusivity(unchecked) var peer: BluetoothAddress?
+    @exclusivity(unchecked) var peerType: AddressType?
     /// Our own address: the adapter's, or on air the central's.
-    var local: BluetoothAddress?
-    var mtu: UInt16 = 23
-    var requestedMTU: UInt16?
-    var reassembly = [L2CAPReassembler(), L2CAPReassembler()]
+    @exclusivity(unchecked) var local: BluetoothAddress?
+    @exclusivity(unchecked) var mtu: UInt16 = 23
+    @exclusivity(unchecked) var requestedMTU: UInt16?
+    @exclusivity(unchecked) var reassembly = [L2CAPReassembler(), L2CAPReassembler()]
     /// Index 0: transactions where the peer is the server; 1: where we are.
-    var pending: [PendingRequest?] = [nil, nil]
-    var pendingIndication: [(handle: UInt16, frame: Int)?] = [nil, nil]
-    var longRead: [LongRead?] = [nil, nil]
-    var preparedWrites: [[PreparedWrite]] = [[], []]
+    @exclusivity(unchecked) var pending: [PendingRequest?] = [nil, nil]
+    @exclusivity(unchecked) var pendingIndication: [(handle: UInt16, frame: Int)?] = [nil, nil]
+    @exclusivity(unchecked) var longRead: [LongRead?] = [nil, nil]
+    @exclusivity(unchecked) var preparedWrites: [[PreparedWrite]] = [[], []]
     /// Outbox index of a Read Response held back until we know whether a Read Blob continues it.
-    var heldRead: [Int?] = [nil, nil]
-    var databases = [GATTDatabase(), GATTDatabase()]
-    var pairingRequest: SMP.PairingFeatures?
-    var pairingMethod: String?
-    var pairingSecure: Bool?
-    var pairingInProgress = false
+    @exclusivity(unchecked) var heldRead: [Int?] = [nil, nil]
+    @exclusivity(unchecked) var databases = [GATTDatabase(), GATTDatabase()]
+    @exclusivity(unchecked) var pairingRequest: SMP.PairingFeatures?
+    @exclusivity(unchecked) var pairingMethod: String?
+    @exclusivity(unchecked) var pairingSecure: Bool?
+    @exclusivity(unchecked) var pairingInProgress = false
 
     init(id: UInt16, adapter: UInt16) {
         self.id = id

@@ -14,7 +14,7 @@ public enum EventStream {
         var reported = 0
         var lastTimestamp: Int64 = 0
         while !stop(), let record = reader.next() {
-            if reader.problems.count > reported {
+            if reader.problemCount > reported {
                 reported = reportProblems(reader, from: reported, timestamp: record.timestamp, tracker, body)
             }
             lastTimestamp = record.timestamp
@@ -68,7 +68,7 @@ extension EventStream {
                 if finished { return nil }
                 // A record can complete no event (or several): read until one is ready.
                 if let record = source.next() {
-                    if source.problems.count > reported {
+                    if source.problemCount > reported {
                         reported = EventStream.reportProblems(
                             source, from: reported, timestamp: record.timestamp, tracker, { buffer.append($0) })
                     }

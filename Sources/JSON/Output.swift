@@ -8,13 +8,13 @@ import Darwin
 public final class Output: @unchecked Sendable {
     private let fd: Int32
     private let ownsDescriptor: Bool
-    private var pending: [UInt8] = []
-    private var captured: [UInt8] = []
+    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var captured: [UInt8] = []
     public let isTerminal: Bool
     /// Set when a write failed (a closed pipe, a full disk); later writes are dropped.
-    public private(set) var failure: String?
+    @exclusivity(unchecked) public private(set) var failure: String?
     /// The reader went away (`bluetape events … | head`): not an error worth reporting.
-    public private(set) var readerClosed = false
+    @exclusivity(unchecked) public private(set) var readerClosed = false
 
     public static let standardOutput = Output(fd: 1)
     public static let standardError = Output(fd: 2)
