@@ -11,26 +11,32 @@ let package = Package(
     name: "Bluetape",
     products: [
         .executable(name: "bluetape", targets: ["bluetape"]),
-        .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
-        .library(name: "PayloadDecoders", targets: ["PayloadDecoders"]),
-        .library(name: "BluetapeReplay", targets: ["Replay"]),
+        // Reading captures, events and readings in one call (no libpcap: add PcapFiles for pcap).
         .library(name: "Bluetape", targets: ["Bluetape"]),
+        .library(name: "PayloadDecoders", targets: ["PayloadDecoders"]),
+        .library(name: "Layouts", targets: ["Layouts"]),
+        .library(name: "BluetapeReplay", targets: ["Replay"]),
+        .library(name: "CaptureFiles", targets: ["CaptureModel", "CaptureFiles"]),
+        .library(name: "PcapFiles", targets: ["PcapFiles"]),
     ],
     targets: [
         .target(name: "ByteReading"),
+        .target(name: "SystemIO"),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         .target(name: "CaptureModel"),
         .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel"]),
         .target(name: "PcapFiles", dependencies: ["CaptureModel", "CaptureFiles", "CPcap", "FileAccess"]),
-        .target(name: "JSON"),
+        .target(name: "JSON", dependencies: ["SystemIO"]),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
         .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureModel"]),
-        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets", "JSON"]),
-        .target(name: "FileAccess"),
-        .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON", "FileAccess"]),
+        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
+        .target(name: "FieldJSON", dependencies: ["ByteReading", "PayloadDecoders", "JSON"]),
+        .target(name: "FileAccess", dependencies: ["SystemIO"]),
+        .target(
+            name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON", "FieldJSON", "FileAccess"]),
         .target(
             name: "Readings",
-            dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"]),
+            dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON", "FieldJSON"]),
         .target(name: "EventOutput", dependencies: ["BluetoothTracking", "CaptureModel", "JSON"]),
         .target(
             name: "Synthesis",
@@ -38,7 +44,7 @@ let package = Package(
                 "ByteReading", "BluetoothPackets", "CaptureModel", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON",
                 "FileAccess",
             ]),
-        .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff", "FileAccess"]),
+        .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff", "FileAccess", "SystemIO"]),
         .target(name: "Handoff"),
         .target(
             name: "Bluetape",
@@ -54,8 +60,9 @@ let package = Package(
         .target(
             name: "BluetapeCLI",
             dependencies: [
-                "Bluetape", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "BluetoothTracking", "EventOutput",
-                "GoldenDiff", "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay", "FileAccess",
+                "Bluetape", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "FieldJSON", "SystemIO", "BluetoothTracking",
+                "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay",
+                "FileAccess",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 

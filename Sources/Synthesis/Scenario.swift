@@ -118,7 +118,8 @@ extension Scenario {
         do {
             (document, lines) = try JSONValue.parseWithLocations(bytes)
         } catch {
-            throw ScenarioError(file: file, line: error.line, path: "$", message: "not valid JSON: \(error.message)")
+            throw ScenarioError(
+                file: file, line: error.line, path: "$", message: "not valid JSON: \(error.message)", isUnreadable: true)
         }
         let reader = ScenarioReader(file: file, lines: lines)
         let context = ScenarioContext(directory: directory, decoders: decoders)
@@ -130,7 +131,7 @@ extension Scenario {
         do {
             bytes = try WholeFile.read(path, limit: 16 << 20)
         } catch {
-            throw ScenarioError(file: path, line: nil, path: "$", message: "cannot be read: \(error.reason)")
+            throw ScenarioError(file: path, line: nil, path: "$", message: "cannot be read: \(error.reason)", isUnreadable: true)
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         return try parse(bytes: bytes, name: path, directory: directory, decoders: decoders)

@@ -48,18 +48,6 @@ public final class Output: @unchecked Sendable {
         if pending.count >= 1 << 16 { flush() }
     }
 
-    /// Moves the writer's bytes out when they pass `threshold` (keeps its memory).
-    public func drain(_ writer: inout JSONWriter, threshold: Int = 1 << 16) {
-        guard writer.count >= threshold else { return }
-        writer.withBytes { write($0) }
-        writer.reset()
-    }
-
-    /// Everything the writer holds, written out.
-    public func write(_ writer: borrowing JSONWriter) {
-        writer.withBytes { write($0) }
-    }
-
     public func write(_ bytes: UnsafeRawBufferPointer) {
         if fd >= 0, pending.isEmpty, bytes.count >= 1 << 16 {
             writeOut(bytes)
@@ -83,17 +71,12 @@ public final class Output: @unchecked Sendable {
 
     /// Writes straight to the descriptor; the first failure stops all later writes.
     private func writeOut(_ raw: UnsafeRawBufferPointer) {
-        guard failure == nil, let start = raw.baseAddress else { return }
-        var done = 0
-        while done < raw.count {
-            let n = systemWrite(fd, start + done, raw.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                readerClosed = errno == EPIPE
-                failure = String(cString: strerror(errno))
-                return
-            }
-            done += n
+        guard failure == nil else { return }
+        do {
+            try SystemIO.writeAll(fd, raw)
+        } catch {
+            readerClosed = error.code == EPIPE
+            failure = error.reason
         }
     }
 
@@ -102,13 +85,4 @@ public final class Output: @unchecked Sendable {
         flush()
         return String(decoding: captured, as: UTF8.self)
     }
-}
-
-@inline(__always)
-func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, buffer, count)
-    #else
-    return Darwin.write(fd, buffer, count)
-    #endif
 }
