@@ -74,11 +74,15 @@ extension Tracker {
         case .configureRequest(let destination, _, let mtu, let mode):
             guard let channel = c.channel(cid: destination, direction: direction) else { return }
             if let mode, mode != 0, channel.mode == .basic {
+                // Retransmission and streaming modes add control fields this tracker does not
+                // follow: the frames are shown as they are, and ATT on them is said to be lost.
                 channel.mode = .retransmission
-                diagnose(
-                    "l2cap", "l2cap.not_basic_mode",
-                    "channel 0x\(hex4(channel.hostCID)) (PSM 0x\(hex4(channel.psm))) is configured for mode \(mode): its frames are shown undecoded",
-                    connection: c.id)
+                if channel.bearer != nil {
+                    diagnose(
+                        "l2cap", "l2cap.not_basic_mode",
+                        "ATT channel 0x\(hex4(channel.hostCID)) is configured for mode \(mode): its frames are shown undecoded",
+                        connection: c.id)
+                }
             }
             if let mtu {
                 channel.mtu[Connection.directionIndex(toSender)] = mtu

@@ -88,6 +88,25 @@ struct ConnectionSpec: Sendable {
     var localDisconnect: Bool
     var reason: UInt8
     var path: String
+    var bearer: BearerSpec = .le
+    /// Credit-based channels: the largest K-frame payload each side takes, and the credits each
+    /// gives the other at the start and whenever they run out.
+    var mps = 64
+    var credits = 10
+    /// EATT channels opened all at once (Credit Based Connection Request), or one LE Credit
+    /// Based Connection Request each (which older dissectors follow).
+    var leCreditRequests = false
+}
+
+/// How ATT travels on a connection.
+enum BearerSpec: Sendable, Equatable {
+    /// An LE link, ATT on the fixed channel (CID 0x0004).
+    case le
+    /// A BR/EDR link, ATT on a channel opened for PSM 0x001F.
+    case bredr
+    /// An LE link that opens `channels` Enhanced ATT bearers (PSM 0x0027) after its set-up on
+    /// the fixed channel (MTU exchange, discovery, subscriptions); the actions go over them.
+    case eatt(channels: Int)
 }
 
 struct ActionSpec: Sendable {

@@ -295,7 +295,8 @@ struct ScenarioParser {
     {
         let c = try object(json, at: path)
         try checkKeys(
-            c, ["at_s", "duration_s", "interval_ms", "mtu", "discover", "subscribe", "actions", "disconnect", "reason"],
+            c, ["at_s", "duration_s", "interval_ms", "mtu", "discover", "subscribe", "actions", "disconnect", "reason",
+                "bearer", "channels", "mps", "credits", "signaling"],
             at: path)
         let at = try seconds(c["at_s"], at: "\(path).at_s")
         var spec = ConnectionSpec(
@@ -306,6 +307,7 @@ struct ScenarioParser {
             localDisconnect: (c["disconnect"]?.string ?? "local") == "local",
             reason: UInt8(try integer(c["reason"] ?? .number("19"), at: "\(path).reason", 0...255)), path: path)
         guard spec.interval >= 7_500 else { throw fail("\(path).interval_ms", "connection intervals are at least 7.5 ms") }
+        try bearer(c, at: path, into: &spec)
         let characteristics = device.services.flatMap(\.characteristics)
         for (i, item) in (c["subscribe"]?.array ?? []).enumerated() {
             let here = "\(path).subscribe[\(i)]"
@@ -322,6 +324,37 @@ struct ScenarioParser {
             spec.actions.append(try action(item, at: "\(path).actions[\(i)]", characteristics: characteristics))
         }
         return spec
+    }
+
+    /// `bearer` ("le", "bredr" or "eatt") and, for EATT, `channels`, `mps` and `credits`.
+    func bearer(_ c: JSONObject, at path: String, into spec: inout ConnectionSpec) throws(ScenarioError) {
+        let name = c["bearer"].map { $0.string ?? "" } ?? "le"
+        switch name {
+        case "le":
+            spec.bearer = .le
+        case "bredr":
+            spec.bearer = .bredr
+            // Core v5.4, Vol 3, Part F, §3.2.8: ATT_MTU on BR/EDR is at least 48.
+            guard spec.deviceMTU >= 48 else { throw fail("\(path).mtu", "ATT over BR/EDR needs an MTU of at least 48") }
+        case "eatt":
+            let channels = Int(try integer(c["channels"] ?? .number("2"), at: "\(path).channels", 1...5))
+            spec.bearer = .eatt(channels: channels)
+            // Vol 3, Part G, §5.3.1: EATT channels have an MTU and MPS of at least 64.
+            guard spec.deviceMTU >= 64 else { throw fail("\(path).mtu", "EATT needs an MTU of at least 64") }
+            spec.mps = Int(try integer(c["mps"] ?? .number("64"), at: "\(path).mps", 64...65533))
+            spec.credits = Int(try integer(c["credits"] ?? .number("10"), at: "\(path).credits", 1...65535))
+            switch c["signaling"]?.string ?? "enhanced" {
+            case "enhanced": spec.leCreditRequests = false
+            case "le_credit": spec.leCreditRequests = true
+            default: throw fail("\(path).signaling", "expected \"enhanced\" or \"le_credit\"")
+            }
+        default:
+            throw fail("\(path).bearer", "expected \"le\", \"bredr\" or \"eatt\"")
+        }
+        if case .eatt = spec.bearer { return }
+        for key in ["channels", "mps", "credits", "signaling"] where c[key] != nil {
+            throw fail("\(path).\(key)", "only an \"eatt\" bearer has \(key)")
+        }
     }
 
     func action(_ json: JSONValue, at path: String, characteristics: [CharacteristicSpec]) throws(ScenarioError)
