@@ -52,6 +52,7 @@ final class ATTBearer {
     }
 
     /// A new event for a PDU on this bearer.
+    @inline(__always)
     func event(_ c: Connection, direction: Direction, opcode: UInt8) -> ATTEvent {
         var e = ATTEvent(connection: c.id, peer: c.peer, direction: direction, opcode: opcode)
         e.channel = channel

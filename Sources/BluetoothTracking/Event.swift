@@ -235,8 +235,8 @@ public struct ATTEvent: Sendable {
     public var discovered: [DiscoveredAttribute]?
     /// One part of a long value (Read Blob, Prepare Write, or a Read Response that a blob read continued).
     public var partial = false
-    /// The L2CAP channel the PDU came on: 0x0004 on the LE fixed channel, else the CID of the
-    /// frames it came in (the receiver's end of the channel).
+    /// The L2CAP channel the PDU came on: 0x0004 on the LE fixed channel, else the host's end of
+    /// the dynamic channel (the CID of the frames the host receives on it), for both directions.
     public var channel: UInt16 = 0x0004
     public var bearer: ATTBearerKind = .fixed
     /// Exchange MTU: the Client Rx MTU of a request, the Server Rx MTU of a response.

@@ -5,7 +5,8 @@ import CaptureFiles
 /// The ATT maximum attribute value length (Core v5.4, Vol 3, Part F, §3.2.9).
 let maximumAttributeLength = 512
 
-/// What every ATT handler needs to know about the PDU it handles.
+/// What every ATT handler needs to know about the PDU it handles. The handlers are inlined into
+/// `handleATT`, so that passing this costs nothing on the hot path.
 struct ATTContext {
     let connection: Connection
     let bearer: ATTBearer
@@ -119,6 +120,7 @@ extension Tracker {
         return request
     }
 
+    @inline(__always)
     func resolve(_ x: ATTContext, _ handle: UInt16) -> ResolvedAttribute? { resolve(x.connection, side: x.side, handle) }
 
     /// What a handle is, from this connection's discovery (on any of its bearers), an earlier

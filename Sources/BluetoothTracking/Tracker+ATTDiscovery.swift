@@ -6,6 +6,7 @@ import CaptureFiles
 /// connection's GATT database (shared by all its bearers).
 extension Tracker {
     /// Find Information, Read By Type and Read By Group Type Requests.
+    @inline(__always)
     func discoveryRequest(_ x: ATTContext, _ range: ClosedRange<UInt16>, type: BluetoothUUID?, _ e: inout ATTEvent) {
         expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, attributeType: type))
         e.range = range
@@ -13,6 +14,7 @@ extension Tracker {
         push(.att(e))
     }
 
+    @inline(__always)
     func findByTypeValueRequest(
         _ x: ATTContext, _ range: ClosedRange<UInt16>, type: UInt16, value: UnsafeRawBufferPointer, _ e: inout ATTEvent
     ) {
@@ -27,6 +29,7 @@ extension Tracker {
         push(.att(e))
     }
 
+    @inline(__always)
     func findInformationResponse(_ x: ATTContext, _ entries: [(handle: UInt16, uuid: BluetoothUUID)], _ e: inout ATTEvent) {
         let request = takeRequest(x)
         e.requestFrame = request?.frame
@@ -38,6 +41,7 @@ extension Tracker {
     }
 
     /// Primary service discovery by service UUID: the request said which service was searched.
+    @inline(__always)
     func findByTypeValueResponse(_ x: ATTContext, _ entries: [(handle: UInt16, groupEnd: UInt16)], _ e: inout ATTEvent) {
         let request = takeRequest(x)
         e.requestFrame = request?.frame
@@ -54,6 +58,7 @@ extension Tracker {
         push(.att(e))
     }
 
+    @inline(__always)
     func readByGroupTypeResponse(
         _ x: ATTContext, _ entries: [(handle: UInt16, groupEnd: UInt16, value: UnsafeRawBufferPointer)], _ e: inout ATTEvent
     ) {
@@ -79,6 +84,7 @@ extension Tracker {
         push(.att(e))
     }
 
+    @inline(__always)
     func readByTypeResponse(_ x: ATTContext, _ entries: [(handle: UInt16, value: UnsafeRawBufferPointer)], _ e: inout ATTEvent) {
         let request = takeRequest(x)
         e.requestFrame = request?.frame

@@ -3,6 +3,7 @@ import CaptureFiles
 
 extension Tracker {
     /// Error Response: ends the request it names, and with it a long read or a queued write.
+    @inline(__always)
     func errorResponse(_ x: ATTContext, request requestOpcode: UInt8, handle: UInt16, code: UInt8, _ e: inout ATTEvent) {
         let request = takeRequest(x, errorFor: requestOpcode)
         e.requestOpcode = requestOpcode

@@ -3,6 +3,7 @@ import CaptureFiles
 
 extension Tracker {
     /// Exchange MTU Request and Response: both sides' Rx MTUs settle the bearer's ATT_MTU.
+    @inline(__always)
     func exchangeMTU(_ x: ATTContext, _ mtu: UInt16, _ e: inout ATTEvent) {
         let c = x.connection
         let b = x.bearer

@@ -5,6 +5,7 @@ import CaptureFiles
 /// Handle Value Notifications. Each bearer confirms its own indications.
 extension Tracker {
     /// Handle Value Notification and Indication.
+    @inline(__always)
     func valueFromServer(_ x: ATTContext, _ handle: UInt16, _ value: UnsafeRawBufferPointer, _ e: inout ATTEvent) {
         let b = x.bearer
         e.handle = handle
@@ -21,6 +22,7 @@ extension Tracker {
         push(.att(e))
     }
 
+    @inline(__always)
     func confirmation(_ x: ATTContext, _ e: inout ATTEvent) {
         let b = x.bearer
         if let indication = b.pendingIndication[x.side] {
@@ -37,6 +39,7 @@ extension Tracker {
     }
 
     /// Multiple Handle Value Notification: one event per handle.
+    @inline(__always)
     func multipleNotification(
         _ x: ATTContext, _ entries: [(handle: UInt16, value: UnsafeRawBufferPointer)], _ e: inout ATTEvent
     ) {

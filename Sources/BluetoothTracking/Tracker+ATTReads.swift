@@ -6,6 +6,7 @@ import CaptureFiles
 /// values reassembled from a Read Response and the Read Blobs that continue it. A long read is
 /// followed per bearer: its parts are limited by that bearer's MTU.
 extension Tracker {
+    @inline(__always)
     func readRequest(_ x: ATTContext, _ handle: UInt16, _ e: inout ATTEvent) {
         expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, handle: handle))
         e.handle = handle
@@ -13,6 +14,7 @@ extension Tracker {
         push(.att(e))
     }
 
+    @inline(__always)
     func readBlobRequest(_ x: ATTContext, _ handle: UInt16, offset: UInt16, _ e: inout ATTEvent) {
         let b = x.bearer
         expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, handle: handle, offset: offset))
@@ -26,6 +28,7 @@ extension Tracker {
     }
 
     /// Read Multiple and Read Multiple Variable Requests.
+    @inline(__always)
     func readMultipleRequest(_ x: ATTContext, _ handles: [UInt16], _ e: inout ATTEvent) {
         expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, handles: handles))
         e.handles = handles
@@ -33,6 +36,7 @@ extension Tracker {
     }
 
     /// Read, Read Blob and Read Multiple Responses.
+    @inline(__always)
     func readResponse(_ x: ATTContext, _ value: UnsafeRawBufferPointer, _ e: inout ATTEvent) {
         let b = x.bearer
         let side = x.side
@@ -63,6 +67,7 @@ extension Tracker {
     }
 
     /// Read Multiple Variable Response: one event per value, with the handle asked for in its place.
+    @inline(__always)
     func readMultipleVariableResponse(_ x: ATTContext, _ values: [UnsafeRawBufferPointer], _ e: inout ATTEvent) {
         let request = takeRequest(x)
         let handles = request?.handles ?? []
@@ -80,6 +85,7 @@ extension Tracker {
     // MARK: Long values
 
     /// A client PDU arrives: it decides a held Read Response and may end a long read.
+    @inline(__always)
     func clientPDUArrives(_ x: ATTContext, pdu: ATTPDU) {
         let b = x.bearer
         let side = x.side

@@ -5,6 +5,7 @@ import CaptureFiles
 /// together from its parts) and the responses.
 extension Tracker {
     /// Write Request and Write Command.
+    @inline(__always)
     func write(_ x: ATTContext, _ handle: UInt16, _ value: UnsafeRawBufferPointer, _ e: inout ATTEvent) {
         e.handle = handle
         e.value = [UInt8](value)
@@ -15,6 +16,7 @@ extension Tracker {
         push(.att(e))
     }
 
+    @inline(__always)
     func signedWrite(_ x: ATTContext, _ handle: UInt16, _ value: UnsafeRawBufferPointer, _ e: inout ATTEvent) {
         e.handle = handle
         e.value = [UInt8](value)
@@ -23,6 +25,7 @@ extension Tracker {
     }
 
     /// Prepare Write Request and Response: each a part of a long value.
+    @inline(__always)
     func prepareWrite(
         _ x: ATTContext, _ handle: UInt16, offset: UInt16, _ value: UnsafeRawBufferPointer, _ e: inout ATTEvent
     ) {
@@ -43,12 +46,14 @@ extension Tracker {
         push(.att(e))
     }
 
+    @inline(__always)
     func executeWriteRequest(_ x: ATTContext, flags: UInt8, _ e: inout ATTEvent) {
         expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, executeFlags: flags))
         push(.att(e))
     }
 
     /// Write Response and Execute Write Response; executing writes the queued parts as one value.
+    @inline(__always)
     func writeResponse(_ x: ATTContext, _ e: inout ATTEvent) {
         let request = takeRequest(x)
         e.requestFrame = request?.frame
