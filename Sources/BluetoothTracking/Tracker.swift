@@ -230,6 +230,8 @@ public final class Tracker {
     /// Ends a connection: decides its held events and keeps what it learned for later connections.
     func close(_ connection: Connection) {
         releaseHolds(connection)
+        // Its channels close with the link.
+        for channel in connection.channels { closeChannel(connection, channel) }
         for side in 0..<2 where !connection.databases[side].isEmpty {
             guard let server = server(of: connection, side: side) else { continue }
             cache[server, default: GATTDatabase()].merge(connection.databases[side])

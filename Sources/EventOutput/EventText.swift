@@ -89,6 +89,10 @@ public struct EventText {
             return ("recv", "conn \(x.connection)\(x.address.map { " \($0)" } ?? "") reason: \(HCINames.error(x.reason))")
         case .att(let a):
             var summary = "\(a.op) conn \(a.connection)"
+            if let mtu = a.exchangedMTU {
+                summary += a.opcode == ATTOpcode.exchangeMTURequest ? " client mtu \(mtu)" : " server mtu \(mtu)"
+            }
+            if a.channel != L2CAPChannel.attribute { summary += " \(a.bearer.name) cid \(hex4(a.channel))" }
             if let handle = a.handle {
                 summary += " handle \(hex4(handle))"
                 if let attribute = a.attribute {
@@ -118,7 +122,9 @@ public struct EventText {
             if let value = a.value { d.append("value \(Hex.encode(value))\(a.partial ? " (part)" : "")\(printable(value))") }
             return ("\(a.direction.name)", summary)
         case .mtu(let m):
-            return ("", "conn \(m.connection) mtu \(m.mtu)")
+            var summary = "conn \(m.connection) mtu \(m.mtu)"
+            if m.channel != L2CAPChannel.attribute { summary += " \(m.bearer.name) cid \(hex4(m.channel))" }
+            return ("", summary)
         case .smp(let s):
             var summary = "\(s.op) conn \(s.connection)"
             if let method = s.method { summary += " method \(method)" }
@@ -134,11 +140,15 @@ public struct EventText {
         case .encryption(let e):
             return ("recv", "conn \(e.connection) \(e.status == 0 ? (e.enabled ? "on" : "off") : "failed: \(HCINames.error(e.status))")")
         case .signal(let s):
+            if let parameters = EventL2CAPText.parameters(s.command) { d.append(parameters) }
             d.append("data \(Hex.encode(s.data))")
             return ("\(s.direction.name)", "\(SignalingPacket.name(s.code)) conn \(s.connection) id \(s.identifier)")
         case .l2cap(let l):
             d.append("data \(Hex.encode(l.data))")
-            return ("\(l.direction.name)", "conn \(l.connection) cid \(hex4(l.channel)) \(l.data.count) bytes")
+            var summary = "conn \(l.connection) cid \(hex4(l.channel))"
+            if let psm = l.psm { summary += " " + EventL2CAPText.psm(psm) }
+            summary += " \(l.data.count) bytes\(l.sdu ? " (sdu)" : "")"
+            return ("\(l.direction.name)", summary)
         case .hci(let h):
             if h.kind == .command {
                 if !h.parameters.isEmpty { d.append(Hex.encode(h.parameters)) }
