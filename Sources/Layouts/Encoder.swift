@@ -137,7 +137,7 @@ struct LayoutEncoder {
             case .pad(let n):
                 writer.append(repeatElement(0, count: n))
             case .computed(let c):
-                let result = c.expression.evaluate { numbers[$0] }
+                let result = c.finish(c.expression.evaluate { numbers[$0] })
                 numbers[c.value.name] = result
                 if let given = values[c.value.name] {
                     used.insert(c.value.name)

@@ -170,6 +170,21 @@ struct ComputedNode: Sendable, Hashable {
     var value: ValueSpec
     var expression: Expression
     var text: String
+    /// The decimals the inputs carry (DecimalRounding); nil when some input has none.
+    var resolution: Int?
+    /// The layout's `"decimals"`: the value as the device's app displays it.
+    var display: Int?
+
+    /// The formula's result as a reading gives it.
+    @inline(__always)
+    func finish(_ result: Double) -> Double { Self.finish(result, resolution: resolution, display: display) }
+
+    @inline(__always)
+    static func finish(_ result: Double, resolution: Int?, display: Int?) -> Double {
+        if let display { return DecimalRounding.displayed(result, resolution: resolution, decimals: display) }
+        if let resolution { return DecimalRounding.rounded(result, decimals: resolution) }
+        return result
+    }
 }
 
 indirect enum Node: Sendable, Hashable {

@@ -96,6 +96,8 @@ struct Program: Sendable {
         var name: Int32
         var expression: Int32
         var register: Int32
+        var resolution: Int?
+        var display: Int?
     }
 
     enum Op: Sendable {
@@ -260,7 +262,7 @@ struct Program: Sendable {
                     .compute(
                         ComputeOp(
                             name: name(c.value.name), expression: Int32(expressions.count - 1),
-                            register: registers[c.value.name] ?? -1)))
+                            register: registers[c.value.name] ?? -1, resolution: c.resolution, display: c.display)))
             case .switchOn(let s):
                 let switchIndex = ops.count
                 ops.append(.end)  // patched below
@@ -300,16 +302,19 @@ struct Program: Sendable {
             let declared = buffer.count < rule.lowerBound ? rule.lowerBound : rule.upperBound
             return .error(DecodeError(.badLength(declared: declared, available: buffer.count), at: 0, field: "payload"))
         }
-        let registers = max(registerCount, 1)
-        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: registers) { ints in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: registers + stackDepth) { numbers in
+        let slots = max(registerCount, 1)
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: slots) { ints in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: slots + stackDepth) { numbers in
                 ints.initialize(repeating: 0)
                 numbers.initialize(repeating: 0)
+                var registers = Registers(
+                    ints: ints, numbers: UnsafeMutableBufferPointer(rebasing: numbers[0..<slots]),
+                    stack: UnsafeMutableBufferPointer(rebasing: numbers[slots...]))
                 var fields = Fields()
                 fields.entries.reserveCapacity(fieldCapacity)
                 var reader = ByteReader(buffer)
                 do throws(DecodeError) {
-                    try execute(&reader, &fields, ints.baseAddress!, numbers.baseAddress!)
+                    try execute(&reader, &fields, &registers)
                     return .fields(fields)
                 } catch {
                     return .error(error)
@@ -372,8 +377,7 @@ struct Program: Sendable {
     }
 
     private func execute(
-        _ reader: inout ByteReader, _ fields: inout Fields, _ ints: UnsafeMutablePointer<Int64>,
-        _ numbers: UnsafeMutablePointer<Double>
+        _ reader: inout ByteReader, _ fields: inout Fields, _ registers: inout Registers
     ) throws(DecodeError) {
         var pc = 0
         var word: UInt64 = 0
@@ -390,8 +394,7 @@ struct Program: Sendable {
                         .badValue("expected \(constant), found \(raw)"), at: start, field: names[Int(op.label)])
                 }
                 if op.register >= 0 {
-                    ints[Int(op.register)] = raw
-                    numbers[Int(op.register)] = op.conversion.number(raw)
+                    try registers.store(op.register, raw: raw, number: op.conversion.number(raw), at: start)
                 }
                 if op.name >= 0 {
                     let value: FieldValue =
@@ -406,8 +409,7 @@ struct Program: Sendable {
                         .badValue("expected \(constant), found \(raw)"), at: reader.offset, field: names[Int(op.name)])
                 }
                 if op.register >= 0 {
-                    ints[Int(op.register)] = raw
-                    numbers[Int(op.register)] = op.conversion.number(raw)
+                    try registers.store(op.register, raw: raw, number: op.conversion.number(raw), at: reader.offset)
                 }
                 fields.entries.append(
                     Field(
@@ -415,7 +417,7 @@ struct Program: Sendable {
                         op.isBool ? .bool(raw != 0) : integerValue(raw, op.conversion, op.enumIndex)))
             case .float(let op):
                 let value = try readFloat(&reader, op.kind, op.endian, op.conversion, op.name)
-                if op.register >= 0 { numbers[Int(op.register)] = value.number ?? .nan }
+                if op.register >= 0 { try registers.store(op.register, number: value.number ?? .nan, at: reader.offset) }
                 fields.entries.append(Field(names[Int(op.name)], value))
             case .data(let op):
                 let start = reader.offset
@@ -424,7 +426,7 @@ struct Program: Sendable {
                 case .fixed(let n): length = n
                 case .rest: length = reader.remaining
                 case .register(let r):
-                    let n = ints[Int(r)]
+                    let n = try registers.raw(r, at: start)
                     guard n >= 0, n <= 65_535 else {
                         throw DecodeError(
                             .badValue("length \(n) is out of range"), at: start, field: names[Int(op.name)])
@@ -448,7 +450,7 @@ struct Program: Sendable {
                             field: names[Int(op.name)])
                     }
                 case .register(let r):
-                    let n = ints[Int(r)]
+                    let n = try registers.raw(r, at: start)
                     guard n >= 0, n <= 512 else {
                         throw DecodeError(
                             .badValue("count \(n) is out of range (0…512)"), at: start, field: names[Int(op.name)])
@@ -475,22 +477,24 @@ struct Program: Sendable {
             case .pad(let n):
                 try reader.skip(n, "pad")
             case .switchOn(let op):
-                let value = ints[Int(op.register)]
+                let value = try registers.raw(op.register, at: reader.offset)
                 if let target = tables[Int(op.table)][value] {
-                    pc = Int(target)
+                    pc = try jump(to: target, at: reader.offset)
                     continue
                 }
                 guard op.defaultTarget >= 0 else {
                     throw DecodeError(.badValue("no case for \(value)"), at: reader.offset, field: names[Int(op.label)])
                 }
-                pc = Int(op.defaultTarget)
+                pc = try jump(to: op.defaultTarget, at: reader.offset)
                 continue
             case .jump(let target):
-                pc = Int(target)
+                pc = try jump(to: target, at: reader.offset)
                 continue
             case .compute(let op):
-                let result = expressions[Int(op.expression)].evaluate(numbers, stack: numbers + registerCount)
-                if op.register >= 0 { numbers[Int(op.register)] = result }
+                let result = ComputedNode.finish(
+                    expressions[Int(op.expression)].evaluate(registers.numbers, stack: registers.stack),
+                    resolution: op.resolution, display: op.display)
+                if op.register >= 0 { try registers.store(op.register, number: result, at: reader.offset) }
                 fields.entries.append(Field(names[Int(op.name)], result.isFinite ? .double(result) : .null))
             case .end:
                 try reader.expectEnd("")
@@ -498,6 +502,16 @@ struct Program: Sendable {
             }
             pc += 1
         }
+    }
+
+    /// A jump target inside the program: a compiled layout only makes those, but the interpreter
+    /// does not take that on trust.
+    @inline(__always)
+    private func jump(to target: Int32, at offset: Int) throws(DecodeError) -> Int {
+        guard target >= 0, Int(target) < ops.count else {
+            throw DecodeError(.badValue("the layout's program jumps to \(target), outside itself"), at: offset, field: "")
+        }
+        return Int(target)
     }
 
     static func text(
@@ -527,6 +541,43 @@ struct Program: Sendable {
     }
 }
 
+/// The interpreter's registers (the raw integer and the number of every field that a switch, a
+/// length, a count or a formula uses) and the formula stack. Every access is checked against the
+/// allocation, in release builds too: a program that names a register it does not have gets a
+/// decode error, never a read or a write outside the buffer.
+struct Registers {
+    let ints: UnsafeMutableBufferPointer<Int64>
+    let numbers: UnsafeMutableBufferPointer<Double>
+    let stack: UnsafeMutableBufferPointer<Double>
+
+    @inline(__always)
+    private func check(_ register: Int32, _ offset: Int) throws(DecodeError) -> Int {
+        let index = Int(register)
+        guard index >= 0, index < ints.count, index < numbers.count else {
+            throw DecodeError(
+                .badValue("the layout's program uses register \(register) of \(ints.count)"), at: offset, field: "")
+        }
+        return index
+    }
+
+    @inline(__always)
+    func store(_ register: Int32, raw: Int64, number: Double, at offset: Int) throws(DecodeError) {
+        let index = try check(register, offset)
+        ints[index] = raw
+        numbers[index] = number
+    }
+
+    @inline(__always)
+    func store(_ register: Int32, number: Double, at offset: Int) throws(DecodeError) {
+        numbers[try check(register, offset)] = number
+    }
+
+    @inline(__always)
+    func raw(_ register: Int32, at offset: Int) throws(DecodeError) -> Int64 {
+        ints[try check(register, offset)]
+    }
+}
+
 extension Conversion {
     /// Applies the scale to a value that is already a number (floats).
     func apply(_ value: FieldValue) -> FieldValue {
@@ -534,7 +585,7 @@ extension Conversion {
         switch self {
         case .identity(let add): return .double(d + Double(add))
         case .reciprocal(let n, let addN): return .double((d + Double(addN)) / Double(n))
-        case .linear(let scale, let add): return .double(d * scale + add)
+        case .linear(let scale, let add, _): return .double(d * scale + add)
         }
     }
 
@@ -543,7 +594,7 @@ extension Conversion {
         switch self {
         case .identity(let add): d - Double(add)
         case .reciprocal(let n, let addN): d * Double(n) - Double(addN)
-        case .linear(let scale, let add): (d - add) / scale
+        case .linear(let scale, let add, _): (d - add) / scale
         }
     }
 }

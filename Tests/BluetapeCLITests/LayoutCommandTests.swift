@@ -72,7 +72,7 @@ struct LayoutCommandTests {
         #expect(code == 0)
         #expect(
             out
-                == #"{"nonce":4660,"temperature_c":23.45,"humidity_pct":55.3,"pressure_hpa":1013.2,"voltage_v":3.3,"current_ma":-12.34,"power_mw":-40.721999999999994}"#
+                == #"{"nonce":4660,"temperature_c":23.45,"humidity_pct":55.3,"pressure_hpa":1013.2,"voltage_v":3.3,"current_ma":-12.34,"power_mw":-40.722}"#
                 + "\n")
         let short = runTool(["layout", "decode", envSensor, "3412"])
         #expect(short.0 == 1)
