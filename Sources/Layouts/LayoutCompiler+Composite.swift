@@ -15,10 +15,14 @@ extension LayoutCompiler {
             return nil
         }
         checkKeys(
-            object, path, allowed: ["type", "endian", "offset", "bits"] + Self.valueKeys, known: Self.fieldKeys,
+            object, path, allowed: ["type", "endian", "offset", "bits", "optional"] + Self.valueKeys,
+            known: Self.fieldKeys,
             kind: "a bit-field container")
         var container: ValueSpec?
-        if object["name"] != nil {
+        if size > 8, object["name"] != nil {
+            diagnostics.error(
+                path + ".name", "a container wider than 64 bits has no value of its own: name its bits instead")
+        } else if object["name"] != nil {
             container = parseValue(object, path, type: type, width: nil, scope: &scope, needsName: true)
             if let c = container {
                 define(
@@ -47,9 +51,9 @@ extension LayoutCompiler {
             guard let shift = integer(bitObject["bit"], p + ".bit", "bit") else { continue }
             let width = bitObject["width"].flatMap { integer($0, p + ".width", "width") } ?? 1
             // Checked one at a time first, so that "bit": 9223372036854775807 cannot overflow the sum.
-            guard shift >= 0, width >= 1, shift <= 64, width <= 64, shift + width <= Int64(size * 8) else {
+            guard shift >= 0, width >= 1, shift <= 128, width <= 64, shift + width <= Int64(size * 8) else {
                 let bits =
-                    shift >= 0 && shift <= 64 && width >= 1 && width <= 64
+                    shift >= 0 && shift <= 128 && width >= 1 && width <= 64
                     ? "bits \(shift)…\(shift + width - 1) do not fit" : "bit \(shift) with width \(width) does not fit"
                 diagnostics.error(p, "\(bits) in \(type.name) (bits 0…\(size * 8 - 1))")
                 continue
@@ -58,23 +62,35 @@ extension LayoutCompiler {
             if let clash = used.first(where: { $0.range.overlaps(range) }) {
                 diagnostics.error(p, "bits \(range.lowerBound)…\(range.upperBound - 1) overlap '\(clash.name)'")
             }
-            guard let value = parseValue(bitObject, p, type: nil, width: Int(width), scope: &scope, needsName: true)
+            guard var value = parseValue(bitObject, p, type: nil, width: Int(width), scope: &scope, needsName: true)
             else {
                 continue
             }
             used.append((range, value.name))
             let isBool =
                 width == 1 && value.enumCases.isEmpty && value.conversion == .unscaled && value.constant == nil
-                && value.counter == nil
+                && value.counter == nil && value.style == .number
             if isBool, value.minimum != nil || value.maximum != nil || value.maxJump != nil {
                 diagnostics.error(p, "min, max and max_jump do not apply to a single bit (it reads as true/false)")
             }
+            if let inverted = bitObject["inverted"] {
+                if case .bool(let b) = inverted, isBool || !b {
+                    value.inverted = b
+                } else {
+                    diagnostics.error(
+                        p + ".inverted", "inverted is true or false, for a single bit that reads as true/false")
+                }
+            }
+
             define(
                 value, p, &scope, rawInteger: value.conversion.isIdentity && value.enumCases.isEmpty && !isBool,
                 numeric: true, flag: isBool, decimals: value.conversion.resolution)
             parts.append(BitPart(value: value, shift: Int(shift), width: Int(width), isBool: isBool))
         }
-        return .bits(BitsNode(container: container, path: path, type: type, endian: endian, parts: parts))
+        return .bits(
+            BitsNode(
+                container: container, path: path, type: type, endian: endian, parts: parts,
+                optional: isOptional(object, path)))
     }
 
     mutating func parseComputed(_ object: JSONObject, _ path: String, _ scope: inout Scope) -> Node? {

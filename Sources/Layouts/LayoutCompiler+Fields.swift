@@ -56,7 +56,14 @@ extension LayoutCompiler {
                 diagnostics.error(p, "a field is an object with \"name\" and \"type\", not \(entry.typeName)")
                 continue
             }
-            if let node = parseNode(object, p, &scope, &position) { nodes.append(node) }
+            if let node = parseNode(object, p, &scope, &position) {
+                if let first = nodes.first(where: \.mayEndEarly), !node.mayEndEarly, !node.isComputedOrSwitch {
+                    diagnostics.error(
+                        p,
+                        "a field after an optional one must be optional too (the payload may end at \(first.path))")
+                }
+                nodes.append(node)
+            }
         }
         return nodes
     }
@@ -99,6 +106,10 @@ extension LayoutCompiler {
         default:
             break
         }
+        if object["bits"] != nil, let wide = Self.wideContainer(typeName) {
+            let endian = object["endian"].flatMap { parseEndian($0, path + ".endian") } ?? self.endian
+            return parseBits(object, path, wide, endian, &scope, &position)
+        }
         guard let type = Self.scalarType(typeName) else {
             let message: String
             if typeName == "float" || typeName == "float32" {
@@ -116,7 +127,7 @@ extension LayoutCompiler {
         if object["bits"] != nil {
             return parseBits(object, path, type, endian, &scope, &position)
         }
-        var allowed = ["type", "endian", "offset", "repeat"] + Self.valueKeys
+        var allowed = ["type", "endian", "offset", "repeat", "optional"] + Self.valueKeys
         if !type.isInteger {
             allowed.removeAll { ["enum", "counter", "const"].contains($0) }
         }
@@ -144,7 +155,8 @@ extension LayoutCompiler {
             value, path, &scope,
             rawInteger: type.isInteger && value.conversion.isIdentity && value.enumCases.isEmpty && count == nil,
             numeric: count == nil, decimals: type.isInteger ? value.conversion.resolution : nil)
-        return .scalar(ScalarNode(value: value, type: type, endian: endian, count: count))
+        return .scalar(
+            ScalarNode(value: value, type: type, endian: endian, count: count, optional: isOptional(object, path)))
     }
 
     static let typeNames = [
@@ -170,6 +182,26 @@ extension LayoutCompiler {
         case "hex", "raw", "blob": return "bytes"
         default: return nil
         }
+    }
+
+    /// `u72` … `u128`: a container of packed bit fields wider than any integer (Combustion's
+    /// 8 × 13-bit temperatures in 13 bytes). Bit 0 is the least significant bit of the first
+    /// byte in little-endian order, of the last in big-endian order.
+    static func wideContainer(_ name: String) -> ScalarType? {
+        guard name.first == "u", let bits = Int(name.dropFirst()), bits % 8 == 0, (72...128).contains(bits) else {
+            return nil
+        }
+        return .integer(size: bits / 8, signed: false)
+    }
+
+    /// `"optional": true`: read only while the payload has bytes left.
+    mutating func isOptional(_ object: JSONObject, _ path: String) -> Bool {
+        guard let value = object["optional"] else { return false }
+        guard case .bool(let b) = value else {
+            diagnostics.error(path + ".optional", "optional is true or false")
+            return false
+        }
+        return b
     }
 
     static func scalarType(_ name: String) -> ScalarType? {
@@ -241,6 +273,10 @@ extension LayoutCompiler {
             )
         }
         if allValues[value.name] == nil { allValues[value.name] = value }
+        if let label = value.label {
+            let spec = ValueSpec(name: label, path: path + ".label", unit: nil, summary: "name of \(value.name)")
+            define(spec, path + ".label", &scope, rawInteger: false, numeric: false, decimals: nil)
+        }
         scope.define(
             value.name,
             .init(
@@ -283,7 +319,7 @@ extension LayoutCompiler {
         _ object: JSONObject, _ path: String, _ typeName: String, _ scope: inout Scope, _ position: inout Position
     ) -> Node? {
         checkKeys(
-            object, path, allowed: ["name", "type", "offset", "length", "description", "comment"],
+            object, path, allowed: ["name", "type", "offset", "length", "optional", "description", "comment"],
             known: Self.fieldKeys,
             kind: "a \(typeName) field")
         guard let name = object["name"].flatMap({ string($0, path + ".name", "name") }) else {
@@ -310,6 +346,9 @@ extension LayoutCompiler {
         let encoding: TextEncoding = typeName == "bytes" ? .hex : typeName == "ascii" ? .ascii : .utf8
         let spec = ValueSpec(name: name, path: path, unit: nil, summary: object["description"]?.string ?? "")
         define(spec, path, &scope, rawInteger: false, numeric: false, decimals: nil)
-        return .data(DataNode(name: name, path: path, summary: spec.summary, encoding: encoding, length: length))
+        return .data(
+            DataNode(
+                name: name, path: path, summary: spec.summary, encoding: encoding, length: length,
+                optional: isOptional(object, path)))
     }
 }

@@ -77,14 +77,14 @@ extension LayoutCompiler {
         }
         if let v = object["length"] { match.length = parseLength(v, path + ".length") }
         if let v = object["prefix"] {
-            if case .value(let resolved) = resolve(v, path + ".prefix") {
-                if let text = string(resolved, path + ".prefix", "prefix") {
-                    if let bytes = Hex.decode(text), !bytes.isEmpty {
-                        match.prefix = bytes
-                    } else {
-                        diagnostics.error(
-                            path + ".prefix", "prefix must be hex bytes such as \"0215\", not \"\(text)\"")
-                    }
+            for (item, p) in list(v, path + ".prefix") {
+                guard case .value(let resolved) = resolve(item, p), let text = string(resolved, p, "prefix") else {
+                    continue
+                }
+                if let bytes = Hex.decode(text), !bytes.isEmpty {
+                    match.prefixes.append(bytes)
+                } else {
+                    diagnostics.error(p, "prefix must be hex bytes such as \"0215\", not \"\(text)\"")
                 }
             }
         }
@@ -92,7 +92,7 @@ extension LayoutCompiler {
             diagnostics.error(path, "match needs a company, a service_data UUID or a characteristic UUID")
         }
         _ = missingPrimary
-        if let length = match.length, match.prefix.count > length.upperBound {
+        if let length = match.length, match.prefixes.contains(where: { $0.count > length.upperBound }) {
             diagnostics.error(path + ".prefix", "prefix is longer than the matched length")
         }
         return match

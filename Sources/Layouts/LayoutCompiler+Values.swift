@@ -71,7 +71,11 @@ extension LayoutCompiler {
                     if value.enumCases.contains(where: { $0.name == caseName }) {
                         diagnostics.error(p, "the name \"\(caseName)\" is used for two values")
                     }
-                    if !isSnakeCase(caseName) {
+                    // snake_case, or a code the device's documentation writes in capitals ("T1").
+                    let isCode =
+                        caseName.first?.isUppercase == true
+                        && caseName.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }
+                    if !isSnakeCase(caseName), !isCode {
                         diagnostics.warning(p, "enum name \"\(caseName)\" is not snake_case")
                     }
                     seen[raw] = caseName
@@ -85,6 +89,7 @@ extension LayoutCompiler {
                     path + ".enum", "enum is an object of raw value → name: {\"0\": \"off\", \"1\": \"on\"}")
             }
         }
+        parseStyle(object, path, &value, type: type, width: width)
         // Const.
         if let c = object["const"] {
             if let raw = integer(c, path + ".const", "const") {
@@ -114,6 +119,81 @@ extension LayoutCompiler {
         }
         checkBounds(value, path, type: type, width: width)
         return value
+    }
+
+    /// `format`, `flags`, `label` and `null_when`: how the raw integer is written, and when it is null.
+    mutating func parseStyle(_ object: JSONObject, _ path: String, _ value: inout ValueSpec, type: ScalarType?, width: Int?) {
+        let unsigned: Bool
+        let bits: Int
+        switch (type, width) {
+        case (.integer(let size, let signed)?, _): (unsigned, bits) = (!signed, size * 8)
+        case (nil, let w?): (unsigned, bits) = (true, w)
+        default: (unsigned, bits) = (false, 0)
+        }
+        let plain = value.conversion == .unscaled && value.enumCases.isEmpty
+        if let f = object["format"] {
+            if f.string != "hex" {
+                diagnostics.error(path + ".format", "format is \"hex\" (upper-case hex digits), not \(f.jsonText)")
+            } else if !unsigned || !plain {
+                diagnostics.error(path + ".format", "format \"hex\" applies to an unsigned integer without scale or enum")
+            } else {
+                value.style = .hex(digits: (bits + 3) / 4)
+            }
+        }
+        if let f = object["flags"] {
+            guard let entries = f.object, !entries.entries.isEmpty else {
+                diagnostics.error(path + ".flags", "flags is an object of bit number → name: {\"0\": \"t1\", \"3\": \"t4\"}")
+                return
+            }
+            if !unsigned || !plain || object["format"] != nil {
+                diagnostics.error(path + ".flags", "flags apply to an unsigned integer without scale, enum or format")
+                return
+            }
+            var names: [Int: String] = [:]
+            for (key, name) in entries.entries {
+                guard let bit = Self.parseIntegerText(key), bit >= 0, bit < Int64(bits) else {
+                    diagnostics.error(path + ".flags." + key, "\(key) is not a bit of this field (0…\(bits - 1))")
+                    continue
+                }
+                guard let text = name.string, !text.isEmpty, !names.values.contains(text) else {
+                    diagnostics.error(path + ".flags." + key, "a flag's name is a non-empty string used once")
+                    continue
+                }
+                names[Int(bit)] = text
+            }
+            value.style = .flags(names)
+        }
+        if let l = object["label"] {
+            if let text = l.string, isSnakeCase(text) {
+                if value.enumCases.isEmpty {
+                    diagnostics.error(path + ".label", "a label names the field the enum's names go to: add an \"enum\"")
+                } else {
+                    value.label = text
+                }
+            } else {
+                diagnostics.error(path + ".label", "label is the snake_case name of the field the enum's names go to")
+            }
+        }
+        if let n = object["null_when"] {
+            guard let condition = n.object, let field = condition["field"]?.string, let equals = condition["equals"] else {
+                diagnostics.error(
+                    path + ".null_when", "null_when is {\"field\": NAME, \"equals\": a value or a list of values}")
+                return
+            }
+            checkKeys(condition, path + ".null_when", allowed: ["field", "equals", "comment"], kind: "a null_when")
+            var values: [FieldValue] = []
+            for item in equals.array ?? [equals] {
+                switch item {
+                case .string(let s): values.append(.string(s))
+                case .bool(let b): values.append(.bool(b))
+                case .number(let text):
+                    if let i = Int64(text) { values.append(.int(i)) } else if let d = Double(text) { values.append(.double(d)) }
+                default: diagnostics.error(path + ".null_when.equals", "null_when compares with numbers, names or true/false")
+                }
+            }
+            value.nullWhen = NullCondition(field: field, values: values)
+            nullConditions.append((path + ".null_when.field", field))
+        }
     }
 
     /// min and max must leave at least one value the field can hold.

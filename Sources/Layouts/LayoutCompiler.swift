@@ -36,6 +36,8 @@ struct LayoutCompiler {
     var allValues: [String: ValueSpec] = [:]
     /// Every field name written anywhere in the file, to tell "later" from "unknown".
     var documentNames: Set<String> = []
+    /// Every `null_when` with its path, checked once all names are known (it may look ahead).
+    var nullConditions: [(path: String, field: String)] = []
 
     init(
         file: String, locations: [String: Int], builtInIDs: Set<String>, overrides: [String: String],
@@ -81,11 +83,15 @@ struct LayoutCompiler {
     ]
     static let parameterKeys = ["type", "default", "description", "comment"]
     static let valueKeys = [
-        "name", "scale", "add", "unit", "enum", "min", "max", "counter", "max_jump", "const", "description", "comment",
+        "name", "scale", "add", "unit", "enum", "min", "max", "counter", "max_jump", "const", "format", "flags",
+        "label", "null_when", "description", "comment",
     ]
     static let fieldKeys =
-        ["type", "endian", "offset", "repeat", "length", "bits", "switch", "cases", "compute", "decimals"] + valueKeys
-    static let bitKeys = ["bit", "width"] + valueKeys
+        [
+            "type", "endian", "offset", "repeat", "length", "bits", "switch", "cases", "compute", "decimals",
+            "optional", "bit", "width", "inverted",
+        ] + valueKeys
+    static let bitKeys = ["bit", "width", "inverted"] + valueKeys
 
     /// Reports keys not in `allowed`; keys that exist for other kinds of entry get a pointed message.
     mutating func checkKeys(
@@ -213,6 +219,10 @@ struct LayoutCompiler {
             }
         } else {
             diagnostics.error("$", "a layout needs \"fields\"")
+        }
+
+        for (path, field) in nullConditions where !documentNames.contains(field) {
+            diagnostics.error(path, "null_when names no field of the layout: '\(field)'" + suggestion(for: field, in: documentNames))
         }
 
         var dedup: [String]?

@@ -48,6 +48,23 @@ struct Program: Sendable {
         var enumIndex: Int32
         var register: Int32
         var constant: Int64?
+        /// Index into `extras` (format, flags, label), or -1.
+        var extra: Int32 = -1
+    }
+
+    /// What a few fields need besides a number: a style, a label field with the enum's names,
+    /// an inverted bit. Kept out of the ops so that plain fields pay one comparison.
+    struct Extra: Sendable {
+        var style: ValueStyle
+        var labelName: Int32
+        var labelNames: [Int64: String]
+        var inverted: Bool
+    }
+
+    /// `null_when`, applied to the finished reading.
+    struct NullRule: Sendable {
+        var target: String
+        var condition: NullCondition
     }
 
     struct BitPartOp: Sendable {
@@ -59,6 +76,14 @@ struct Program: Sendable {
         var enumIndex: Int32
         var register: Int32
         var constant: Int64?
+        var extra: Int32 = -1
+    }
+
+    /// A bit-field container wider than 64 bits, read whole into the bit word.
+    struct WideOp: Sendable {
+        var label: Int32
+        var size: Int8
+        var endian: Endianness
     }
 
     struct FloatOp: Sendable {
@@ -110,6 +135,9 @@ struct Program: Sendable {
         case switchOn(SwitchOp)
         case jump(Int32)
         case compute(ComputeOp)
+        case wide(WideOp)
+        /// `"optional"`: at the end of the payload, the reading is complete.
+        case stopIfEnd
         case end
     }
 
@@ -118,6 +146,8 @@ struct Program: Sendable {
     var enums: [[Int64: String]] = []
     var tables: [[Int64: Int32]] = []
     var expressions: [Expression] = []
+    var extras: [Extra] = []
+    var nullRules: [NullRule] = []
     var registerCount = 0
     var stackDepth = 1
     var fieldCapacity = 0
@@ -164,8 +194,18 @@ struct Program: Sendable {
         return Int32(names.count - 1)
     }
 
+    private mutating func extra(_ value: ValueSpec) -> Int32 {
+        if let condition = value.nullWhen { nullRules.append(NullRule(target: value.name, condition: condition)) }
+        guard value.style != .number || value.label != nil || value.inverted else { return -1 }
+        extras.append(
+            Extra(
+                style: value.style, labelName: value.label.map { name($0) } ?? -1,
+                labelNames: value.label == nil ? [:] : value.enumLookup, inverted: value.inverted))
+        return Int32(extras.count - 1)
+    }
+
     private mutating func enumIndex(_ value: ValueSpec) -> Int32 {
-        guard !value.enumCases.isEmpty else { return -1 }
+        guard !value.enumCases.isEmpty, value.label == nil else { return -1 }
         enums.append(value.enumLookup)
         return Int32(enums.count - 1)
     }
@@ -189,6 +229,7 @@ struct Program: Sendable {
 
     private mutating func lower(_ nodes: [Node], _ registers: [String: Int32]) {
         for node in nodes {
+            if node.isOptional { ops.append(.stopIfEnd) }
             switch node {
             case .scalar(let s):
                 let register = registers[s.value.name] ?? -1
@@ -213,7 +254,7 @@ struct Program: Sendable {
                             IntegerOp(
                                 name: n, label: n, size: Int8(size), signed: signed, endian: s.endian,
                                 conversion: s.value.conversion, enumIndex: enumIndex(s.value), register: register,
-                                constant: s.value.constant)))
+                                constant: s.value.constant, extra: extra(s.value))))
                 } else {
                     ops.append(
                         .float(
@@ -221,6 +262,10 @@ struct Program: Sendable {
                                 name: name(s.value.name), kind: Self.floatKind(s.type), endian: s.endian,
                                 conversion: s.value.conversion, register: register)))
                 }
+            case .bits(let b) where b.type.size > 8:
+                let label = name(b.parts.first?.value.name ?? "bits")
+                ops.append(.wide(WideOp(label: label, size: Int8(b.type.size), endian: b.endian)))
+                lowerParts(b, registers)
             case .bits(let b):
                 let label = name(b.container?.name ?? b.parts.first?.value.name ?? "bits")
                 ops.append(
@@ -229,17 +274,10 @@ struct Program: Sendable {
                             name: b.container.map { name($0.name) } ?? -1, label: label, size: Int8(b.type.size),
                             signed: false, endian: b.endian, conversion: b.container?.conversion ?? .unscaled,
                             enumIndex: b.container.map { enumIndex($0) } ?? -1,
-                            register: b.container.flatMap { registers[$0.name] } ?? -1, constant: b.container?.constant)
+                            register: b.container.flatMap { registers[$0.name] } ?? -1, constant: b.container?.constant,
+                            extra: b.container.map { extra($0) } ?? -1)
                     ))
-                for part in b.parts {
-                    ops.append(
-                        .bitPart(
-                            BitPartOp(
-                                name: name(part.value.name), shift: UInt8(part.shift), mask: part.mask,
-                                isBool: part.isBool,
-                                conversion: part.value.conversion, enumIndex: enumIndex(part.value),
-                                register: registers[part.value.name] ?? -1, constant: part.value.constant)))
-                }
+                lowerParts(b, registers)
             case .data(let d):
                 var strip = false
                 if case .fixed = d.length, d.encoding != .hex { strip = true }
@@ -290,6 +328,19 @@ struct Program: Sendable {
         }
     }
 
+    private mutating func lowerParts(_ b: BitsNode, _ registers: [String: Int32]) {
+        for part in b.parts {
+            ops.append(
+                .bitPart(
+                    BitPartOp(
+                        name: name(part.value.name), shift: UInt8(part.shift), mask: part.mask,
+                        isBool: part.isBool,
+                        conversion: part.value.conversion, enumIndex: enumIndex(part.value),
+                        register: registers[part.value.name] ?? -1, constant: part.value.constant,
+                        extra: extra(part.value))))
+        }
+    }
+
     // MARK: - Running
 
     /// Decodes one payload.
@@ -315,6 +366,7 @@ struct Program: Sendable {
                 var reader = ByteReader(buffer)
                 do throws(DecodeError) {
                     try execute(&reader, &fields, &registers)
+                    if !nullRules.isEmpty { applyNullRules(&fields) }
                     return .fields(fields)
                 } catch {
                     return .error(error)
@@ -380,14 +432,14 @@ struct Program: Sendable {
         _ reader: inout ByteReader, _ fields: inout Fields, _ registers: inout Registers
     ) throws(DecodeError) {
         var pc = 0
-        var word: UInt64 = 0
+        var word: UInt128 = 0
         while true {
             switch ops[pc] {
             case .integer(let op):
                 let start = reader.offset
                 let size = Int(op.size)
                 let unsigned = try readUnsigned(&reader, size, op.endian, op.label)
-                word = unsigned
+                word = UInt128(unsigned)
                 let raw = op.signed ? Self.signExtend(unsigned, size) : Int64(truncatingIfNeeded: unsigned)
                 if let constant = op.constant, raw != constant {
                     throw DecodeError(
@@ -397,13 +449,17 @@ struct Program: Sendable {
                     try registers.store(op.register, raw: raw, number: op.conversion.number(raw), at: start)
                 }
                 if op.name >= 0 {
-                    let value: FieldValue =
-                        !op.signed && size == 8 && raw < 0
-                        ? op.conversion.value(unsigned: unsigned) : integerValue(raw, op.conversion, op.enumIndex)
-                    fields.entries.append(Field(names[Int(op.name)], value))
+                    if op.extra >= 0 {
+                        appendExtra(raw, op.extra, names[Int(op.name)], &fields)
+                    } else {
+                        let value: FieldValue =
+                            !op.signed && size == 8 && raw < 0
+                            ? op.conversion.value(unsigned: unsigned) : integerValue(raw, op.conversion, op.enumIndex)
+                        fields.entries.append(Field(names[Int(op.name)], value))
+                    }
                 }
             case .bitPart(let op):
-                let raw = Int64(truncatingIfNeeded: (word >> UInt64(op.shift)) & op.mask)
+                let raw = Int64(truncatingIfNeeded: UInt64(truncatingIfNeeded: word >> UInt128(op.shift)) & op.mask)
                 if let constant = op.constant, raw != constant {
                     throw DecodeError(
                         .badValue("expected \(constant), found \(raw)"), at: reader.offset, field: names[Int(op.name)])
@@ -411,10 +467,14 @@ struct Program: Sendable {
                 if op.register >= 0 {
                     try registers.store(op.register, raw: raw, number: op.conversion.number(raw), at: reader.offset)
                 }
-                fields.entries.append(
-                    Field(
-                        names[Int(op.name)],
-                        op.isBool ? .bool(raw != 0) : integerValue(raw, op.conversion, op.enumIndex)))
+                if op.extra >= 0 {
+                    appendExtra(raw, op.extra, names[Int(op.name)], &fields, isBool: op.isBool)
+                } else {
+                    fields.entries.append(
+                        Field(
+                            names[Int(op.name)],
+                            op.isBool ? .bool(raw != 0) : integerValue(raw, op.conversion, op.enumIndex)))
+                }
             case .float(let op):
                 let value = try readFloat(&reader, op.kind, op.endian, op.conversion, op.name)
                 if op.register >= 0 { try registers.store(op.register, number: value.number ?? .nan, at: reader.offset) }
@@ -496,11 +556,44 @@ struct Program: Sendable {
                     resolution: op.resolution, display: op.display)
                 if op.register >= 0 { try registers.store(op.register, number: result, at: reader.offset) }
                 fields.entries.append(Field(names[Int(op.name)], result.isFinite ? .double(result) : .null))
+            case .wide(let op):
+                let bytes = try reader.bytes(Int(op.size), names[Int(op.label)])
+                word = 0
+                for i in 0..<bytes.count {
+                    let byte = UInt128(bytes[op.endian == .little ? bytes.count - 1 - i : i])
+                    word = word << 8 | byte
+                }
+            case .stopIfEnd:
+                if reader.isAtEnd { return }
             case .end:
                 try reader.expectEnd("")
                 return
             }
             pc += 1
+        }
+    }
+
+    /// A field with a style, a label or an inverted bit.
+    private func appendExtra(_ raw: Int64, _ index: Int32, _ name: String, _ fields: inout Fields, isBool: Bool = false) {
+        let extra = extras[Int(index)]
+        if isBool {
+            fields.entries.append(Field(name, .bool((raw != 0) != extra.inverted)))
+            return
+        }
+        fields.entries.append(Field(name, extra.style.value(raw)))
+        if extra.labelName >= 0, let label = extra.labelNames[raw] {
+            fields.entries.append(Field(names[Int(extra.labelName)], .string(label)))
+        }
+    }
+
+    /// `null_when`: a value reads null when the condition's field, anywhere in the reading, has
+    /// one of the condition's values.
+    func applyNullRules(_ fields: inout Fields) {
+        for rule in nullRules {
+            guard let value = fields[rule.condition.field], rule.condition.values.contains(value),
+                let index = fields.entries.firstIndex(where: { $0.name == rule.target })
+            else { continue }
+            fields.entries[index].value = .null
         }
     }
 

@@ -7,8 +7,25 @@ extension Layout {
     /// Every numeric value is one the field can hold exactly, and stays within min and max.
     public func randomFields(using generator: inout some RandomNumberGenerator) -> Fields {
         var walker = ValueWalker(nodes: nodes)
+        // One payload in four ends before an optional field, as older firmware sends it.
+        let optional = optionalPaths(nodes)
+        if !optional.isEmpty, Int.random(in: 0..<4, using: &generator) == 0 {
+            walker.stopAt = optional.randomElement(using: &generator)
+        }
         walker.walk(nodes) { slot in randomValue(slot, &generator) }
-        return walker.fields
+        var fields = walker.fields
+        program.applyNullRules(&fields)
+        return fields
+    }
+
+    private func optionalPaths(_ nodes: [Node]) -> [String] {
+        nodes.flatMap { node -> [String] in
+            var paths = node.isOptional ? [node.path] : []
+            if case .switchOn(let s) = node {
+                paths += s.cases.flatMap { optionalPaths($0.nodes) } + optionalPaths(s.defaultNodes ?? [])
+            }
+            return paths
+        }
     }
 
     private func randomValue(_ slot: Slot, _ g: inout some RandomNumberGenerator) -> FieldValue {
@@ -26,7 +43,7 @@ extension Layout {
                 }
                 return spec.value(raw: Int128(cases.randomElement(using: &g)!))
             }
-            if !spec.enumCases.isEmpty { return .string(spec.enumCases.randomElement(using: &g)!.name) }
+            if !spec.enumCases.isEmpty { return spec.value(raw: Int128(spec.enumCases.randomElement(using: &g)!.value)) }
             let (low, high) = spec.usableRawBounds(slot.kind)
             if slot.isExtentSource {
                 return spec.value(raw: Int128.random(in: low...min(high, max(low, 6)), using: &g))

@@ -79,7 +79,8 @@ extension ValueSpec {
 
     func value(raw: Int128) -> FieldValue {
         if let small = Int64(exactly: raw) {
-            if let name = enumCases.first(where: { $0.value == small })?.name { return .string(name) }
+            if style != .number { return style.value(small) }
+            if label == nil, let name = enumCases.first(where: { $0.value == small })?.name { return .string(name) }
             return conversion.value(small)
         }
         return conversion.value(unsigned: UInt64(raw))
@@ -157,6 +158,11 @@ struct ValueWalker {
 
     private mutating func record(_ spec: ValueSpec, _ value: FieldValue, isBool: Bool = false) {
         fields.append(spec.name, value)
+        if let label = spec.label, case .int(let raw) = value,
+            let name = spec.enumCases.first(where: { $0.value == raw })?.name
+        {
+            fields.append(label, .string(name))
+        }
         switch value {
         case .string(let name):
             if let raw = spec.enumCases.first(where: { $0.name == name })?.value {
@@ -180,8 +186,17 @@ struct ValueWalker {
         }
     }
 
+    /// The path of an optional node where the payload ends (vectors of older, shorter firmware).
+    var stopAt: String?
+    var stopped = false
+
     mutating func walk(_ nodes: [Node], _ choose: (Slot) -> FieldValue) {
         for node in nodes {
+            if stopped { return }
+            if node.isOptional, node.path == stopAt {
+                stopped = true
+                return
+            }
             switch node {
             case .scalar(let s):
                 switch s.count {
@@ -202,7 +217,8 @@ struct ValueWalker {
                     partValues.append((part, value))
                     let raw: Int64
                     switch value {
-                    case .bool(let v): raw = v ? 1 : 0
+                    case _ where part.value.style.raw(value) != nil: raw = part.value.style.raw(value)!
+                    case .bool(let v): raw = v != part.value.inverted ? 1 : 0
                     case .string(let name): raw = part.value.enumCases.first { $0.name == name }?.value ?? 0
                     default: raw = part.value.conversion.raw(for: value.number ?? 0) ?? 0
                     }
@@ -247,7 +263,7 @@ func baselineValue(_ slot: Slot) -> FieldValue {
         if case .bit(_, true) = slot.kind { return .bool(false) }
         if let constant = spec.constant { return spec.value(raw: Int128(constant)) }
         if let cases = slot.cases, let first = cases.first { return spec.value(raw: Int128(first)) }
-        if let first = spec.enumCases.first { return .string(first.name) }
+        if let first = spec.enumCases.first { return spec.value(raw: Int128(first.value)) }
         if slot.isExtentSource {
             let (low, high) = spec.usableRawBounds(slot.kind)
             return spec.value(raw: max(low, min(high, 2)))

@@ -11,11 +11,13 @@ extension Layout {
         var result: [LayoutVector] = []
         var seen: Set<String> = []
 
-        func make(_ name: String, _ overrides: [String: FieldValue]) {
+        func make(_ name: String, _ overrides: [String: FieldValue], stopAt: String? = nil) {
             guard seen.insert(name).inserted else { return }
             var walker = ValueWalker(nodes: nodes)
+            walker.stopAt = stopAt
             walker.walk(nodes) { slot in overrides[slot.spec.path] ?? baselineValue(slot) }
-            let input = walker.fields
+            var input = walker.fields
+            program.applyNullRules(&input)
             let bytes: [UInt8]
             do {
                 bytes = try encode(input)
@@ -26,7 +28,9 @@ extension Layout {
         }
 
         make("baseline", [:])
-        visitVariations(nodes, requirements: [:], make)
+        visitVariations(nodes, requirements: [:]) { make($0, $1) }
+        // Payloads that end before each optional field, as older firmware sends them.
+        for (path, name) in optionalStarts(nodes) { make("ends before \(name) (optional)", [:], stopAt: path) }
         // The baseline is only worth its line when no boundary vector has the same bytes.
         if let baseline = result.first, result.dropFirst().contains(where: { $0.bytes == baseline.bytes }) {
             result.removeFirst()
@@ -92,6 +96,24 @@ extension Layout {
         }
     }
 
+    /// The path and first field name of every optional node, in order (switch arms included).
+    private func optionalStarts(_ nodes: [Node]) -> [(String, String)] {
+        var out: [(String, String)] = []
+        for node in nodes {
+            if node.isOptional {
+                var first = ""
+                node.forEachValue { if first.isEmpty { first = $0.name } }
+                if case .data(let d) = node { first = d.name }
+                out.append((node.path, first))
+            }
+            if case .switchOn(let s) = node {
+                for arm in s.cases { out += optionalStarts(arm.nodes) }
+                out += optionalStarts(s.defaultNodes ?? [])
+            }
+        }
+        return out
+    }
+
     /// True when `name` is a single bit read as true/false.
     private func isFlag(_ name: String) -> Bool {
         var found = false
@@ -152,7 +174,7 @@ extension Layout {
             return [("false", .bool(false)), ("true", .bool(true))]
         case .integer, .bit:
             if !spec.enumCases.isEmpty {
-                return spec.enumCases.map { ("\($0.name) (\($0.value))", .string($0.name)) }
+                return spec.enumCases.map { ("\($0.name) (\($0.value))", spec.value(raw: Int128($0.value))) }
             }
             let (low, high) = spec.usableRawBounds(slot.kind)
             if slot.isExtentSource {
