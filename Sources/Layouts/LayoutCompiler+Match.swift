@@ -23,6 +23,7 @@ extension LayoutCompiler {
         if let v = object["company"] {
             sawPrimary = true
             for (item, p) in list(v, path + ".company") {
+                if let text = item.string, text.hasPrefix("$") { match.companyParameter = String(text.dropFirst()) }
                 switch resolve(item, p) {
                 case .value(let resolved):
                     if let c = integer(resolved, p, "company"), (0...0xFFFF).contains(c) {
@@ -39,6 +40,7 @@ extension LayoutCompiler {
             guard let v = object[key] else { continue }
             if kind < 2 { sawPrimary = true }
             for (item, p) in list(v, path + "." + key) {
+                if kind < 2, let text = item.string, text.hasPrefix("$") { match.uuidParameter = String(text.dropFirst()) }
                 switch resolve(item, p) {
                 case .value(let resolved):
                     guard let text = resolved.string, let uuid = BluetoothUUID(text) else {

@@ -281,6 +281,9 @@ struct MatchSpec: Sendable, Hashable {
     var serviceUUIDs: [BluetoothUUID] = []
     var namePrefix: String?
     var length: ClosedRange<Int>?
+    /// The parameters the company id or the UUID come from (`"$company"`), for exports.
+    var companyParameter: String?
+    var uuidParameter: String?
     /// The payload starts with one of these (empty: any).
     var prefixes: [[UInt8]] = []
 

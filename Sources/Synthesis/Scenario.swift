@@ -433,7 +433,7 @@ struct ScenarioParser {
         let a = try object(json, at: path)
         try checkKeys(
             a, ["notify", "indicate", "write", "read", "subscribe", "with_response", "at_s", "every_ms", "count", "hex",
-                "text", "decoder", "layout", "fields"], at: path)
+                "text", "decoder", "layout", "fields", "vectors"], at: path)
         let kinds: [(String, ActionSpec.Kind, UInt8)] = [
             ("notify", .notify, 0x10), ("indicate", .indicate, 0x20),
             ("write", .write(withResponse: a["with_response"]?.bool ?? true), 0x0C), ("read", .read, 0x02),
