@@ -16,7 +16,8 @@ enum CheckCommand: Command {
             rules: per field (min, max, allowed enum values, length) and across the packets of one
             device (a counter that must step by one, the cadence between packets, the largest jump
             a value may make). Prints every violation with frame, device, field, rule and value,
-            then a summary per rule. --junit writes one test case per layout rule.
+            then a summary per rule. --junit writes one test case per layout rule. A layout that
+            matches no packet of the capture is named on stderr: nothing was checked against it.
             """,
         options: [
             .value("junit", "FILE", "Also write JUnit XML (a test case per layout rule) to FILE."),
@@ -29,7 +30,9 @@ enum CheckCommand: Command {
         }
         let path = arguments.positionals[0]
         var setup = try DecodeSetup(arguments)
-        guard !setup.layouts.isEmpty else { throw UsageError("check needs at least one --layout (or --layouts DIR)") }
+        guard !setup.layouts.isEmpty else {
+            throw UsageError("`bluetape check` needs at least one --layout L.json (or --layouts DIR)")
+        }
         // Only the layouts are checked; every reading they give is checked, repeats included.
         setup.only = Set(setup.layouts.map(\.id))
         setup.pipeline.allRepeats = true
@@ -37,8 +40,10 @@ enum CheckCommand: Command {
         var checker = RuleChecker(layouts: setup.layouts)
         var violations: [RuleViolation] = []
         let quiet = arguments.has("quiet")
+        var matched: Set<String> = []
         setup.run(reader) { reading in
             guard let decoder = reading.decoder else { return }
+            matched.insert(decoder)
             let outcome: DecodeOutcome
             switch reading.outcome {
             case .fields(let fields): outcome = .fields(fields)
@@ -52,6 +57,11 @@ enum CheckCommand: Command {
             if violations.count < 100_000 { violations += found }
         }
         context.stdout.line(checker.summary.description)
+        // No silent pass: "0 readings, ok" is true of a layout that never matched.
+        for layout in setup.layouts where !matched.contains(layout.id) {
+            context.warn(
+                "layout \(layout.id) (\(layout.file)) matched no packet in \(path): none of its rules was checked")
+        }
         if let junit = arguments.value("junit") {
             let xml = JUnitXML.document(suites(checker.summary, violations, capture: path), name: "bluetape check")
             guard writeWholeFile(junit, Array(xml.utf8)) else { throw InputError("\(junit): cannot be written") }

@@ -58,7 +58,7 @@ struct DecodeSetup {
     init(goldenOptions: [String: String]) throws {
         if let company = goldenOptions["envsensor_company"] {
             guard let value = Self.parseCompany(company) else {
-                throw InputError("golden.json: envsensor_company '\(company)' is not a 16-bit id")
+                throw UsageError("golden.json: envsensor_company '\(company)' is not a 16-bit id")
             }
             decoderOptions.envSensorCompany = value
         }

@@ -9,7 +9,8 @@ public enum ReadingsHook {
             path, _ in throw InputError("\(path): decoding captures is not available in this build")
         }
 
-    /// The hook as GoldenDiff calls it, with the tool's input errors turned into its own.
+    /// The hook as GoldenDiff calls it, with the tool's input and usage errors turned into its own
+    /// (a usage error here is a golden.json decode option the decoders refuse).
     static var decoder: CaptureDecoder {
         let decode = decodeCapture
         return { path, options in
@@ -17,6 +18,8 @@ public enum ReadingsHook {
                 return try decode(path, options)
             } catch let error as InputError {
                 throw GoldenError(error.message)
+            } catch let error as UsageError {
+                throw GoldenError(error.message, kind: .setting)
             }
         }
     }
