@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 import JSON
 
 /// One value that differs between the expected and the actual reading.
@@ -116,10 +122,18 @@ struct FieldComparison {
             }
             return worst
         case (.string(let x), .string(let y)):
-            return x.unicodeScalars.elementsEqual(y.unicodeScalars) ? .same : .different
+            return sameScalars(x, y) ? .same : .different
         default:
             return a == b ? .same : .different
         }
+    }
+
+    /// Byte for byte in UTF-8, which is scalar by scalar (String's == also takes canonically
+    /// equivalent spellings as equal).
+    static func sameScalars(_ x: String, _ y: String) -> Bool {
+        var x = x
+        var y = y
+        return x.withUTF8 { a in y.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) } }
     }
 
     /// Numbers are the same when they are the same decimal value, however written (`25`, `25.0`,
@@ -129,14 +143,19 @@ struct FieldComparison {
     /// 23.45 → 23.46 (which differ by 0.010000000000001563 as doubles).
     static func numbers(_ x: String, _ y: String, tolerance: Double) -> Closeness {
         if x == y { return .same }
-        guard let exactX = ExactNumber(x), let exactY = ExactNumber(y) else { return .different }
-        if exactX == exactY { return .same }
+        let a = Double(x)
+        let b = Double(y)
+        // Equal values round to equal doubles: only equal doubles need the exact decimals.
+        if a == nil || b == nil || a == b {
+            guard let exactX = ExactNumber(x), let exactY = ExactNumber(y) else { return .different }
+            if exactX == exactY { return .same }
+        }
         guard tolerance > 0 else { return .different }
-        if let i = exactX.int64, let j = exactY.int64 {
+        if let i = Int64(x) ?? ExactNumber(x)?.int64, let j = Int64(y) ?? ExactNumber(y)?.int64 {
             let (difference, overflow) = i.subtractingReportingOverflow(j)
             if !overflow { return Double(difference.magnitude) <= tolerance ? .withinTolerance : .different }
         }
-        guard let a = Double(x), let b = Double(y), a.isFinite, b.isFinite else { return .different }
+        guard let a, let b, a.isFinite, b.isFinite else { return .different }
         let slack = 4 * max(abs(a), abs(b)).ulp
         return abs(a - b) <= tolerance + slack ? .withinTolerance : .different
     }
