@@ -83,7 +83,11 @@ enum GoldenCommand: Command {
         case .success(let found): suite = found
         case .failure(let failure): return failure.report(context)
         }
-        if suite.members.isEmpty { context.warn("no captures in \(paths.joined(separator: ", "))") }
+        if suite.members.isEmpty {
+            context.warn(
+                "no captures in \(paths.joined(separator: ", ")): `bluetape golden check` checks files ending in ."
+                    + GoldenSuite.captureExtensions.sorted().joined(separator: ", ."))
+        }
 
         let check = GoldenCheck.run(
             suite, overrides: overrides, strict: strict, jobs: jobs, decode: ReadingsHook.decoder)

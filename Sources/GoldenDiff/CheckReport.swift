@@ -60,6 +60,8 @@ public struct CheckReport: Sendable {
         var line = "checked \(plural(summary.captures, "capture", "captures")): " + parts.joined(separator: ", ")
         if check.strict, summary.withoutGolden + summary.obsoleteGoldens + summary.emptyGoldens > 0 {
             line += " (strict: missing, obsolete and empty goldens fail the check)"
+        } else if check.strict, summary.captures == 0 {
+            line += " (strict: a check of nothing fails)"
         }
         return text.style.bold(line)
     }

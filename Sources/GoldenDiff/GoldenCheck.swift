@@ -98,13 +98,14 @@ public struct GoldenCheck: Sendable, Equatable {
     }
 
     /// Exit status: 2 when a setting is wrong, 3 when an input could not be read, 1 for differences
-    /// (and, when strict, for missing, obsolete or empty goldens), else 0.
+    /// (and, when strict, for missing, obsolete or empty goldens, or no capture at all), else 0.
     public var exitStatus: Int32 {
         let summary = summary
         if summary.badSettings > 0 { return 2 }
         if summary.unreadable > 0 || summary.brokenGoldens > 0 { return 3 }
         if summary.differing > 0 { return 1 }
         if strict, summary.withoutGolden + summary.obsoleteGoldens + summary.emptyGoldens > 0 { return 1 }
+        if strict, summary.captures == 0 { return 1 }
         return 0
     }
 }

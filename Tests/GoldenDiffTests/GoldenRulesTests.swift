@@ -70,6 +70,19 @@ struct GoldenRulesTests {
         #expect(runTool(["golden", "check", "--strict", dir]).code == 1)
     }
 
+    @Test func `a directory without captures is a warning, and fails when strict`() {
+        workspace.write("notes.txt", "no capture here")
+        var (code, out, err) = runTool(["golden", "check", dir])
+        #expect(code == 0)
+        #expect(out == "checked 0 captures: 0 ok\n")
+        #expect(
+            err == "warning: no captures in \(dir): `bluetape golden check` checks files ending in "
+                + ".btsnoop, .cfa, .log, .pcap, .pcapng, .pklg, .snoop\n")
+        (code, out, _) = runTool(["golden", "check", "--strict", dir])
+        #expect(code == 1)
+        #expect(out == "checked 0 captures: 0 ok (strict: a check of nothing fails)\n")
+    }
+
     @Test func `golden update warns about a capture that gives no readings, unless golden.json allows it`() {
         workspace.capture("idle.btsnoop", [])
         workspace.capture("env.btsnoop", [Sample.env12])
