@@ -50,7 +50,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 private func checkAgreement(_ lines: ReadingLines, _ i: Int) {
     func text(_ range: Range<Int>?, _ escaped: Bool) -> String? { range.map { lines.string($0, escaped: escaped) } }
     func fail(_ what: String, _ fast: Any?, _ full: Any?) -> Never {
-        fuzzFailure("line \(i + 1): the scanner reads \(what) \(String(describing: fast)), the full check \(String(describing: full))")
+        fuzzFailure(
+            "line \(i + 1): the scanner reads \(what) \(String(describing: fast)), "
+                + "the full check \(String(describing: full))")
     }
     for requireFrame in [true, false] {
         guard let full = try? ReadingCheck.check(lines.line(i), requireFrame: requireFrame).get().head else { continue }
@@ -80,7 +82,9 @@ private func checkRewritten(_ lines: ReadingLines, _ settings: DiffSettings) {
     for i in 0..<lines.count {
         guard case .success(let reading) = ReadingCheck.check(lines.line(i), requireFrame: settings.alignment == .frame)
         else { return }
-        let members = reading.object.entries.reversed().map { JSONValue.string($0.key).jsonText + ": " + $0.value.jsonText }
+        let members = reading.object.entries.reversed().map {
+            JSONValue.string($0.key).jsonText + ": " + $0.value.jsonText
+        }
         rewritten += Array(("{" + members.joined(separator: ", ") + "}\n").utf8)
     }
     let report = ReadingsDiff.compare(expected: lines, actual: ReadingLines(rewritten), settings: settings)

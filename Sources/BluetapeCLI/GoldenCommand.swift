@@ -51,7 +51,8 @@ enum GoldenCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard let action = arguments.positionals.first else {
-            throw UsageError("golden needs an action: `bluetape golden check [DIR…]` or `bluetape golden update [DIR…]`")
+            throw UsageError(
+                "golden needs an action: `bluetape golden check [DIR…]` or `bluetape golden update [DIR…]`")
         }
         let paths = arguments.positionals.count > 1 ? Array(arguments.positionals.dropFirst()) : [defaultDirectory]
         switch action {

@@ -15,8 +15,8 @@ public struct CheckReport: Sendable {
         for result in check.results {
             switch result.outcome {
             case .compared where result.isUnexpectedlyEmpty:
-                lines.append(
-                    label("empty", check.strict ? style.red : style.yellow) + "\(result.capture) (\(Self.emptyHint(result)))")
+                let colour = check.strict ? style.red : style.yellow
+                lines.append(label("empty", colour) + "\(result.capture) (\(Self.emptyHint(result)))")
             case .compared(let report) where !report.hasDifferences && report.problems.isEmpty:
                 lines.append(label("ok", style.green) + "\(result.capture) (\(readings(report.expectedCount)))")
             case .compared(let report):

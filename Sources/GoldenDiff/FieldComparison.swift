@@ -133,7 +133,11 @@ struct FieldComparison {
     static func sameScalars(_ x: String, _ y: String) -> Bool {
         var x = x
         var y = y
-        return x.withUTF8 { a in y.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) } }
+        return x.withUTF8 { a in
+            y.withUTF8 { b in
+                a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
     }
 
     /// Numbers are the same when they are the same decimal value, however written (`25`, `25.0`,

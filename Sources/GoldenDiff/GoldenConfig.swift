@@ -93,9 +93,8 @@ public struct GoldenConfig: Sendable, Equatable {
 
     public mutating func setAlignment(_ argument: String) throws(GoldenError) {
         guard let alignment = Alignment(rawValue: argument) else {
-            throw GoldenError(
-                "--align must be one of \(Alignment.allCases.map(\.rawValue).joined(separator: ", ")), not '\(argument)'",
-                kind: .setting)
+            let names = Alignment.allCases.map(\.rawValue).joined(separator: ", ")
+            throw GoldenError("--align must be one of \(names), not '\(argument)'", kind: .setting)
         }
         self.alignment = alignment
     }

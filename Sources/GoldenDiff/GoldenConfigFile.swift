@@ -85,11 +85,12 @@ extension GoldenConfig {
                     }
                     // The decoder is given the list as one value, separated by commas.
                     guard !file.contains(",") else {
-                        throw fail("\(name)[\(position)]", "layout file '\(file)': a file name with a comma cannot be used")
+                        throw fail(
+                            "\(name)[\(position)]", "layout file '\(file)': a file name with a comma cannot be used")
                     }
                     files.append(file)
                 }
-                if files.isEmpty { config.decodeOptions[name] = nil } else { config.decodeOptions[name] = files.joined(separator: ",") }
+                config.decodeOptions[name] = files.isEmpty ? nil : files.joined(separator: ",")
             default:
                 let kinds = name == "layouts" ? "a list of files or a string" : "a string, number or boolean"
                 throw fail(name, "decode option \"\(name)\" must be \(kinds)")
@@ -101,12 +102,15 @@ extension GoldenConfig {
         _ value: JSONValue, into config: inout GoldenConfig, directory: String,
         _ fail: (String?, String) -> GoldenError
     ) throws(GoldenError) {
-        let shape = #""captures" must be an object of capture file names and their rules, {"idle.btsnoop": {"allow_empty": true}}"#
+        let shape =
+            #""captures" must be an object of capture file names and their rules, "#
+            + #"{"idle.btsnoop": {"allow_empty": true}}"#
         guard let captures = value.object else { throw fail(nil, shape) }
         for (name, rulesValue) in captures.entries {
             guard let rules = rulesValue.object else { throw fail(name, shape) }
             guard !name.contains("/"), GoldenSuite.isCapture(name) else {
-                throw fail(name, "\"captures\" names '\(name)', which is not the file name of a capture in this directory")
+                throw fail(
+                    name, "\"captures\" names '\(name)', which is not the file name of a capture in this directory")
             }
             guard Files.exists(directory + "/" + name) else {
                 throw fail(name, "\"captures\" names '\(name)', but there is no \(directory)/\(name)")
@@ -115,7 +119,9 @@ extension GoldenConfig {
             for (rule, setting) in rules.entries {
                 switch rule {
                 case "allow_empty":
-                    guard let flag = setting.bool else { throw fail(name + "." + rule, "\"allow_empty\" must be true or false") }
+                    guard let flag = setting.bool else {
+                        throw fail(name + "." + rule, "\"allow_empty\" must be true or false")
+                    }
                     parsed.allowEmpty = flag
                 default:
                     throw fail(name + "." + rule, "unknown rule \"\(rule)\" for a capture (known: allow_empty)")

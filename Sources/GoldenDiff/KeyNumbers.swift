@@ -53,7 +53,9 @@ struct AddressNumbers {
 
     mutating func number(_ lines: ReadingLines, _ range: Range<Int>, escaped: Bool) -> Int {
         if !escaped {
-            let value = lines.bytes.withUnsafeBufferPointer { Self.bluetoothAddress(UnsafeBufferPointer(rebasing: $0[range])) }
+            let value = lines.bytes.withUnsafeBufferPointer {
+                Self.bluetoothAddress(UnsafeBufferPointer(rebasing: $0[range]))
+            }
             if let value { return value }
         }
         return number(lines.string(range, escaped: escaped))

@@ -71,6 +71,7 @@ public enum ReadingsSource {
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return false }
         var chunk = [UInt8](repeating: 0, count: 4096)
+        var first = true
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if count < 0 {
@@ -78,7 +79,14 @@ public enum ReadingsSource {
                 throw GoldenError("\(path): \(FileError.reason(errno))")
             }
             if count == 0 { return true }
-            if let first = chunk[0..<count].first(where: { !isBlank($0) }) { return first == UInt8(ascii: "{") }
+            // A byte order mark before the first line (some editors write one) is skipped.
+            let start =
+                first
+                ? chunk.withUnsafeBufferPointer {
+                    ReadingLines.byteOrderMarkLength(UnsafeBufferPointer(rebasing: $0[0..<count]))
+                } : 0
+            first = false
+            if let byte = chunk[start..<count].first(where: { !isBlank($0) }) { return byte == UInt8(ascii: "{") }
         }
     }
 

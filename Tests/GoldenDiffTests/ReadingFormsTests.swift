@@ -149,6 +149,16 @@ struct ReadingFormsTests {
         for i in 0..<unsure.count { #expect(ReadingPrefix.scan(unsure, i, .key(requireFrame: true)) == nil, "line \(i + 1)") }
     }
 
+    @Test func `a byte order mark before the first line is not part of it`() {
+        let workspace = Workspace()
+        workspace.write("expected.jsonl", Sample.lines(Sample.all))
+        workspace.write("actual.jsonl", "\u{FEFF}" + Sample.lines(Sample.all))
+        let (code, out, err) = runTool(["diff", workspace.path("expected.jsonl"), workspace.path("actual.jsonl")])
+        #expect(err == "")
+        #expect(code == 0)
+        #expect(out.hasPrefix("4 readings compared: 4 unchanged\n"))
+    }
+
     @Test func `decode --all output diffs clean against itself`() throws {
         // The tool's own output, with "decoder": null for what no decoder took.
         let workspace = Workspace()
