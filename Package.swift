@@ -76,7 +76,8 @@ let package = Package(
         .testTarget(
             name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "ByteReading", "BluetoothPackets", "TestSupport"]),
         .testTarget(name: "LayoutsTests", dependencies: ["Layouts", "TestSupport"]),
-        .testTarget(name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI"]),
+        .testTarget(
+            name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI", "Readings", "PayloadDecoders", "ByteReading"]),
         .testTarget(
             name: "SynthesisTests",
             dependencies: [

@@ -15,8 +15,8 @@ enum DecodeCommand: Command {
             Runs the built-in decoders (and any layouts given) over advertising data and attribute
             values. One reading per decoded payload: frame, ts, addr, decoder, source, uuid or
             company, and fields (or error, with reason, byte offset and field, when a payload the
-            decoder claims does not decode). Readings of a device repeating the same value (EnvSensor's
-            nonce, a layout's dedup key) are one reading with "repeats"; --all-repeats lists each.
+            decoder claims does not decode). Readings of a device repeating the same value (a decoder's
+            dedup key, such as a nonce) are one reading with "repeats"; --all-repeats lists each.
             --all also lists the payloads no decoder matched. The event filters of 'bluetape events'
             apply. CSV is in long form: one row per field. Several captures (or a directory of them)
             are read --jobs at a time; each line then names its capture ("capture"), and output
