@@ -29,7 +29,7 @@ public enum ADType {
     }
 }
 
-/// Advertising data: a run of AD structures `[length][type][data…]` (Core v5.4, Vol 3, Part C, §11).
+/// Advertising data: a run of AD structures `[length][type][data…]` (Core v6.0, Vol 3, Part C, §11).
 ///
 /// Parsing follows BlueZ's rules: a zero length ends the significant part; a length that runs past
 /// the end stops parsing there, and that is reported as an error located at its length byte.
@@ -39,35 +39,28 @@ public struct AdvertisingData: Sendable, Hashable {
 
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// One AD structure as it was sent; `kind` is what it means.
     public struct Structure {
         public var type: UInt8
         public var data: UnsafeRawBufferPointer
         /// Offset of the structure's length byte within the advertising data.
         public var offset: Int
+
+        /// The structure read by its type: the one interpretation every output and the readings share.
+        public var kind: ADStructure { ADStructure(type: type, data: data) }
     }
+
+    /// The structures of `bytes`, in order, and after them the error that stopped parsing, if any.
+    public static func structures(in bytes: UnsafeRawBufferPointer) -> ADStructures { ADStructures(bytes) }
 
     /// Calls `body` for each well-formed structure; returns the error that stopped parsing, if any.
     @discardableResult
     public static func forEach(
         in bytes: UnsafeRawBufferPointer, _ body: (Structure) -> Void
     ) -> DecodeError? {
-        var r = ByteReader(bytes)
-        do {
-            while !r.isAtEnd {
-                let offset = r.offset
-                let length = Int(try r.u8("ad.length"))
-                if length == 0 { return nil }
-                guard length <= r.remaining else {
-                    return DecodeError(
-                        .badLength(declared: length, available: r.remaining), at: offset, field: "ad.length")
-                }
-                let type = try r.u8("ad.type")
-                body(Structure(type: type, data: try r.bytes(length - 1, "ad.data"), offset: offset))
-            }
-        } catch {
-            return error
-        }
-        return nil
+        var iterator = ADStructures(bytes).makeIterator()
+        while let structure = iterator.next() { body(structure) }
+        return iterator.error
     }
 
     public func forEach(_ body: (Structure) -> Void) -> DecodeError? {
@@ -79,8 +72,10 @@ public struct AdvertisingData: Sendable, Hashable {
         var complete: String?
         var shortened: String?
         _ = forEach { s in
-            if s.type == ADType.completeName { complete = String(decoding: s.data, as: UTF8.self) }
-            if s.type == ADType.shortenedName { shortened = String(decoding: s.data, as: UTF8.self) }
+            guard case .localName(let name, let isComplete) = s.kind else { return }
+            if isComplete { complete = String(decoding: name, as: UTF8.self) } else {
+                shortened = String(decoding: name, as: UTF8.self)
+            }
         }
         return complete ?? shortened
     }
@@ -89,12 +84,125 @@ public struct AdvertisingData: Sendable, Hashable {
     public var serviceUUIDs: [BluetoothUUID] {
         var uuids: [BluetoothUUID] = []
         _ = forEach { s in
-            guard s.type >= ADType.incomplete16, s.type <= ADType.complete128, let size = ADType.uuidSize(s.type) else {
-                return
-            }
-            var r = ByteReader(s.data)
-            while r.remaining >= size, let uuid = try? BluetoothUUID(reading: &r, size: size) { uuids.append(uuid) }
+            if case .uuids(let list, _) = s.kind { uuids.append(contentsOf: list) }
         }
         return uuids
     }
+}
+
+/// The AD structures of some advertising data, read one by one without copying.
+public struct ADStructures: Sequence {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    public func makeIterator() -> Iterator { Iterator(reader: ByteReader(bytes)) }
+
+    /// The error that stopped parsing (a length past the end), or nil when the data is whole.
+    public var error: DecodeError? {
+        var iterator = makeIterator()
+        while iterator.next() != nil {}
+        return iterator.error
+    }
+
+    public struct Iterator: IteratorProtocol {
+        var reader: ByteReader
+        /// Set once parsing stopped at a broken structure.
+        public private(set) var error: DecodeError?
+
+        public mutating func next() -> AdvertisingData.Structure? {
+            guard error == nil, !reader.isAtEnd else { return nil }
+            let offset = reader.offset
+            do {
+                let length = Int(try reader.u8("ad.length"))
+                if length == 0 {
+                    reader = ByteReader(UnsafeRawBufferPointer(start: nil, count: 0))
+                    return nil
+                }
+                guard length <= reader.remaining else {
+                    error = DecodeError(
+                        .badLength(declared: length, available: reader.remaining), at: offset, field: "ad.length")
+                    return nil
+                }
+                let type = try reader.u8("ad.type")
+                return AdvertisingData.Structure(type: type, data: try reader.bytes(length - 1, "ad.data"), offset: offset)
+            } catch {
+                self.error = error
+                return nil
+            }
+        }
+    }
+}
+
+/// What one AD structure says (Core Specification Supplement, Part A, §1). A structure too short for
+/// its type, or of a type Bluetape does not interpret, is `other`: its bytes are still listed.
+public enum ADStructure {
+    case flags(UInt8)
+    /// A 16-, 32- or 128-bit service UUID list; `complete` for the complete-list types.
+    case uuids(ADUUIDList, complete: Bool)
+    case localName(UnsafeRawBufferPointer, complete: Bool)
+    case txPower(Int8)
+    case serviceData(BluetoothUUID, UnsafeRawBufferPointer)
+    case manufacturerData(company: UInt16, UnsafeRawBufferPointer)
+    case appearance(UInt16)
+    case other
+
+    init(type: UInt8, data: UnsafeRawBufferPointer) {
+        switch type {
+        case ADType.flags where data.count >= 1:
+            self = .flags(data[0])
+        case ADType.incomplete16...ADType.complete128:
+            let size = ADType.uuidSize(type) ?? 2
+            self = data.count >= size ? .uuids(ADUUIDList(bytes: data, size: size), complete: type & 1 == 1) : .other
+        case ADType.shortenedName, ADType.completeName:
+            self = .localName(data, complete: type == ADType.completeName)
+        case ADType.txPower where data.count == 1:
+            self = .txPower(Int8(bitPattern: data[0]))
+        case ADType.appearance where data.count == 2:
+            self = .appearance(UInt16(data[0]) | UInt16(data[1]) << 8)
+        case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
+            var r = ByteReader(data)
+            guard let size = ADType.uuidSize(type), let uuid = try? BluetoothUUID(reading: &r, size: size) else {
+                self = .other
+                return
+            }
+            self = .serviceData(uuid, r.unread)
+        case ADType.manufacturerData where data.count >= 2:
+            self = .manufacturerData(
+                company: UInt16(data[0]) | UInt16(data[1]) << 8, UnsafeRawBufferPointer(rebasing: data.dropFirst(2)))
+        default:
+            self = .other
+        }
+    }
+}
+
+/// The UUIDs of a service UUID list; trailing bytes too few for a whole UUID are left out.
+public struct ADUUIDList: Sequence {
+    public let bytes: UnsafeRawBufferPointer
+    /// 2, 4 or 16.
+    public let size: Int
+
+    public func makeIterator() -> Iterator { Iterator(reader: ByteReader(bytes), size: size) }
+
+    public struct Iterator: IteratorProtocol {
+        var reader: ByteReader
+        let size: Int
+
+        public mutating func next() -> BluetoothUUID? {
+            guard reader.remaining >= size else { return nil }
+            return try? BluetoothUUID(reading: &reader, size: size)
+        }
+    }
+}
+
+/// The Flags AD type's bits (Core Specification Supplement, Part A, §1.3).
+public enum ADFlags {
+    /// Bit, text name (btmon's words) and JSON word.
+    public static let bits: [(bit: UInt8, name: StaticString, word: StaticString)] = [
+        (0, "LE Limited Discoverable Mode", "le_limited_discoverable"),
+        (1, "LE General Discoverable Mode", "le_general_discoverable"),
+        (2, "BR/EDR Not Supported", "br_edr_not_supported"),
+        (3, "Simultaneous LE and BR/EDR (Controller)", "le_br_edr_controller"),
+        (4, "Simultaneous LE and BR/EDR (Host)", "le_br_edr_host"),
+    ]
 }
