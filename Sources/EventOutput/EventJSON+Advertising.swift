@@ -42,7 +42,8 @@ extension EventJSON {
 
     /// The AD list in order, then the lifted fields: name, mfr, service_data, uuids, tx_power, flags,
     /// appearance. One pass over the typed structures finds what there is; each lifted list is
-    /// written in a pass of its own only when the data has one.
+    /// written in a pass of its own only when the data has one (the type picks the structures it
+    /// reads again; what they mean is still `ADStructure`'s to say).
     static func writeAD(_ bytes: UnsafeRawBufferPointer, _ w: inout JSONWriter) {
         let structures = AdvertisingData.structures(in: bytes)
         w.key("ad")
@@ -83,7 +84,7 @@ extension EventJSON {
         if hasManufacturer {
             w.key("mfr")
             w.beginArray()
-            for s in structures {
+            for s in structures where s.type == ADType.manufacturerData {
                 guard case .manufacturerData(let company, let data) = s.kind else { continue }
                 w.beginObject()
                 w.key("company")
@@ -97,7 +98,7 @@ extension EventJSON {
         if hasServiceData {
             w.key("service_data")
             w.beginArray()
-            for s in structures {
+            for s in structures where ADType.uuidSize(s.type) != nil && s.type >= ADType.serviceData16 {
                 guard case .serviceData(let uuid, let data) = s.kind else { continue }
                 w.beginObject()
                 w.key("uuid")
@@ -111,7 +112,7 @@ extension EventJSON {
         if hasUUIDs {
             w.key("uuids")
             w.beginArray()
-            for s in structures {
+            for s in structures where s.type >= ADType.incomplete16 && s.type <= ADType.complete128 {
                 guard case .uuids(let list, _) = s.kind else { continue }
                 for uuid in list { Self.uuid(uuid, &w) }
             }

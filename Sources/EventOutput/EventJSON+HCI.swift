@@ -69,12 +69,12 @@ extension EventJSON {
         guard let company = h.manufacturer else { return }
         w.key("manufacturer")
         w.int(company)
-        companyName(company, key: "manufacturer_name", &w)
+        companyName(company, key: "manufacturer", suffix: "_name", &w)
     }
 
-    private static func companyName(_ company: UInt16, key: String, _ w: inout JSONWriter) {
+    private static func companyName(_ company: UInt16, key: StaticString, suffix: StaticString, _ w: inout JSONWriter) {
         _ = AssignedNames.withCompanyName(company) { name in
-            w.key(escaping: key)
+            w.key(key, suffix: suffix)
             w.string(utf8: name)
         }
     }
@@ -84,65 +84,65 @@ extension EventJSON {
         guard let layout, !bytes.isEmpty else { return }
         let decoded = bytes.withUnsafeBytes { HCIParameters.decode(layout, $0) }
         for parameter in decoded.parameters {
-            if skipStatus, case .error = parameter.value, parameter.key.description == "status" { continue }
+            if skipStatus, parameter.isStatus { continue }
             write(parameter, &w)
         }
     }
 
     private static func write(_ p: HCIParameter, _ w: inout JSONWriter) {
-        let key = p.key.description
+        let key = p.key
         switch p.value {
         case .number(let value, let digits):
-            w.key(escaping: key)
+            w.key(key)
             // Masks of more than 48 bits go as a hex string: a JSON reader's doubles would round them.
             if digits > 12 { w.string(HCINames.hex(value, digits)) } else { w.int(value) }
         case .signed(let value):
-            w.key(escaping: key)
+            w.key(key)
             w.int(value)
         case .dbm(let value):
             guard value != 127 else { return }
-            w.key(escaping: key)
+            w.key(key)
             w.int(value)
         case .code(let value, let name, _):
-            w.key(escaping: key)
+            w.key(key)
             w.int(value)
             if let name {
-                w.key(escaping: key + "_name")
+                w.key(key, suffix: "_name")
                 w.literal(name)
             }
         case .error(let code):
-            w.key(escaping: key)
+            w.key(key)
             w.int(code)
-            w.key(escaping: key + "_name")
-            w.string(HCINames.error(code))
+            w.key(key, suffix: "_name")
+            if let name = HCIErrorCodes.name(code) { w.literal(name) } else { w.literal("Unknown") }
         case .bits(let value, let names, _, _):
-            w.key(escaping: key)
+            w.key(key)
             w.int(value)
-            w.key(escaping: key + "_names")
+            w.key(key, suffix: "_names")
             w.beginArray()
             for name in names { w.literal(name) }
             w.endArray()
         case .duration(let value, let unit, _):
-            w.key(escaping: key + "_ms")
+            w.key(key, suffix: "_ms")
             w.double(Double(value) * Double(unit) / 1000)
         case .handle(let handle):
-            w.key(escaping: key)
+            w.key(key)
             w.int(handle)
         case .address(let address):
-            w.key(escaping: key)
+            w.key(key)
             w.quoted(upTo: BluetoothAddress.textLength) { address.writeText(to: $0) }
         case .bytes(let bytes), .advertisingData(let bytes):
-            w.key(escaping: key)
+            w.key(key)
             w.hex(bytes)
         case .text(let bytes):
-            w.key(escaping: key)
+            w.key(key)
             bytes.withUnsafeBytes { w.string(utf8: $0) }
         case .company(let company):
-            w.key(escaping: key)
+            w.key(key)
             w.int(company)
-            companyName(company, key: key + "_name", &w)
+            companyName(company, key: key, suffix: "_name", &w)
         case .entries(let entries, let mask):
-            w.key(escaping: key)
+            w.key(key)
             w.beginArray()
             for entry in entries {
                 w.beginObject()

@@ -19,6 +19,7 @@ public enum ADType {
     public static let manufacturerData: UInt8 = 0xFF
 
     /// Size of the UUIDs a list or service-data type carries, else nil.
+    @inlinable
     public static func uuidSize(_ type: UInt8) -> Int? {
         switch type {
         case incomplete16, complete16, serviceData16: 2
@@ -46,11 +47,19 @@ public struct AdvertisingData: Sendable, Hashable {
         /// Offset of the structure's length byte within the advertising data.
         public var offset: Int
 
+        @inlinable
+        public init(type: UInt8, data: UnsafeRawBufferPointer, offset: Int) {
+            self.type = type
+            self.data = data
+            self.offset = offset
+        }
+
         /// The structure read by its type: the one interpretation every output and the readings share.
-        public var kind: ADStructure { ADStructure(type: type, data: data) }
+        @inlinable public var kind: ADStructure { ADStructure(type: type, data: data) }
     }
 
     /// The structures of `bytes`, in order, and after them the error that stopped parsing, if any.
+    @inlinable
     public static func structures(in bytes: UnsafeRawBufferPointer) -> ADStructures { ADStructures(bytes) }
 
     /// Calls `body` for each well-formed structure; returns the error that stopped parsing, if any.
@@ -90,13 +99,14 @@ public struct AdvertisingData: Sendable, Hashable {
     }
 }
 
-/// The AD structures of some advertising data, read one by one without copying.
+/// The AD structures of some advertising data, read one by one without copying. Inlinable: the
+/// outputs walk every advertisement through it.
 public struct ADStructures: Sequence {
-    let bytes: UnsafeRawBufferPointer
+    @usableFromInline let bytes: UnsafeRawBufferPointer
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    @inlinable init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    public func makeIterator() -> Iterator { Iterator(reader: ByteReader(bytes)) }
+    @inlinable public func makeIterator() -> Iterator { Iterator(bytes: bytes) }
 
     /// The error that stopped parsing (a length past the end), or nil when the data is whole.
     public var error: DecodeError? {
@@ -106,30 +116,49 @@ public struct ADStructures: Sequence {
     }
 
     public struct Iterator: IteratorProtocol {
-        var reader: ByteReader
-        /// Set once parsing stopped at a broken structure.
-        public private(set) var error: DecodeError?
+        @usableFromInline let bytes: UnsafeRawBufferPointer
+        @usableFromInline var position: Int
+        @usableFromInline var stopped: Bool
+        /// The offset of a length byte that ran past the data, once parsing stopped there. (Kept as a
+        /// number, not a DecodeError: the iterator stays a plain value, free to copy.)
+        @usableFromInline var overrunAt: Int?
 
+        /// Set once parsing stopped at a broken structure.
+        public var error: DecodeError? {
+            overrunAt.map { offset in
+                let length = Int(bytes[offset])
+                return DecodeError(
+                    .badLength(declared: length, available: bytes.count - offset - 1), at: offset, field: "ad.length")
+            }
+        }
+
+        @inlinable
+        init(bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+            position = 0
+            stopped = false
+            overrunAt = nil
+        }
+
+        @inlinable
         public mutating func next() -> AdvertisingData.Structure? {
-            guard error == nil, !reader.isAtEnd else { return nil }
-            let offset = reader.offset
-            do {
-                let length = Int(try reader.u8("ad.length"))
-                if length == 0 {
-                    reader = ByteReader(UnsafeRawBufferPointer(start: nil, count: 0))
-                    return nil
-                }
-                guard length <= reader.remaining else {
-                    error = DecodeError(
-                        .badLength(declared: length, available: reader.remaining), at: offset, field: "ad.length")
-                    return nil
-                }
-                let type = try reader.u8("ad.type")
-                return AdvertisingData.Structure(type: type, data: try reader.bytes(length - 1, "ad.data"), offset: offset)
-            } catch {
-                self.error = error
+            // Bounds are checked before every read: a length byte, then its structure.
+            guard !stopped, position < bytes.count else { return nil }
+            let offset = position
+            let length = Int(bytes[offset])
+            guard length != 0 else {
+                stopped = true  // the rest is the non-significant part
                 return nil
             }
+            guard length <= bytes.count - offset - 1 else {
+                stopped = true
+                overrunAt = offset
+                return nil
+            }
+            position = offset + 1 + length
+            return AdvertisingData.Structure(
+                type: bytes[offset + 1], data: UnsafeRawBufferPointer(rebasing: bytes[(offset + 2)..<position]),
+                offset: offset)
         }
     }
 }
@@ -147,6 +176,7 @@ public enum ADStructure {
     case appearance(UInt16)
     case other
 
+    @inlinable
     init(type: UInt8, data: UnsafeRawBufferPointer) {
         switch type {
         case ADType.flags where data.count >= 1:
@@ -182,12 +212,25 @@ public struct ADUUIDList: Sequence {
     /// 2, 4 or 16.
     public let size: Int
 
-    public func makeIterator() -> Iterator { Iterator(reader: ByteReader(bytes), size: size) }
+    @inlinable
+    init(bytes: UnsafeRawBufferPointer, size: Int) {
+        self.bytes = bytes
+        self.size = size
+    }
+
+    @inlinable public func makeIterator() -> Iterator { Iterator(reader: ByteReader(bytes), size: size) }
 
     public struct Iterator: IteratorProtocol {
-        var reader: ByteReader
-        let size: Int
+        @usableFromInline var reader: ByteReader
+        @usableFromInline let size: Int
 
+        @inlinable
+        init(reader: ByteReader, size: Int) {
+            self.reader = reader
+            self.size = size
+        }
+
+        @inlinable
         public mutating func next() -> BluetoothUUID? {
             guard reader.remaining >= size else { return nil }
             return try? BluetoothUUID(reading: &reader, size: size)

@@ -5,6 +5,8 @@ public struct HCIParameter: Sendable {
     public let label: StaticString
     public let key: StaticString
     public let value: HCIValue
+    /// The layout's status field: the one whose failure leaves other fields out.
+    public let isStatus: Bool
 }
 
 /// A decoded parameter value, kept as data so that text and JSON print it each in their way.
@@ -75,61 +77,66 @@ public enum HCIParameters {
     ) throws(DecodeError) {
         for field in layout {
             let value = try read(field, &r, failed: &failed)
-            if case .status = field.kind, case .error(let code) = value, code != 0 { failed = true }
+            var isStatus = false
+            if case .status = field.kind {
+                isStatus = true
+                if case .error(let code) = value, code != 0 { failed = true }
+            }
             if field.onlyOnSuccess, failed { continue }
-            parameters.append(HCIParameter(label: field.label, key: field.key, value: value))
+            parameters.append(HCIParameter(label: field.label, key: field.key, value: value, isStatus: isStatus))
         }
     }
 
     private static func read(_ field: HCIField, _ r: inout ByteReader, failed: inout Bool) throws(DecodeError)
         -> HCIValue
     {
-        let name = field.key.description
+        // The field's name for an error message, made only when one is.
+        func name() -> String { field.key.description }
         switch field.kind {
         case .unsigned(let size):
-            return .number(try r.unsigned(size: size, .little, name), hexDigits: 0)
+            return .number(try r.unsigned(size: size, .little, name()), hexDigits: 0)
         case .hex(let size):
-            return .number(try r.unsigned(size: size, .little, name), hexDigits: size * 2)
+            return .number(try r.unsigned(size: size, .little, name()), hexDigits: size * 2)
         case .signed8:
-            return .signed(Int64(try r.i8(name)))
+            return .signed(Int64(try r.i8(name())))
         case .dbm:
-            return .dbm(try r.i8(name))
+            return .dbm(try r.i8(name()))
         case .handle:
-            return .handle(try r.u16le(name) & 0x0FFF)
+            return .handle(try r.u16le(name()) & 0x0FFF)
         case .status, .errorCode:
-            return .error(try r.u8(name))
+            return .error(try r.u8(name()))
         case .address:
-            return .address(try BluetoothAddress(reading: &r, name))
+            return .address(try BluetoothAddress(reading: &r, name()))
         case .named(let size, let names):
-            let code = try r.unsigned(size: size, .little, name)
+            let code = try r.unsigned(size: size, .little, name())
             return .code(code, name: names.name(code), hexDigits: size * 2)
         case .bits(let size, let names):
-            let value = try r.unsigned(size: size, .little, name)
+            let value = try r.unsigned(size: size, .little, name())
             let (set, unknown) = names.names(value)
             return .bits(value, names: set, unknown: unknown, hexDigits: size * 2)
         case .duration(let size, let micros):
-            let value = try r.unsigned(size: size, .little, name)
+            let value = try r.unsigned(size: size, .little, name())
             return .duration(value, unitMicros: UInt64(micros), hexDigits: size * 2)
         case .bytes(let count):
-            return .bytes(try r.array(count, name))
+            return .bytes(try r.array(count, name()))
         case .rest:
             return .bytes([UInt8](r.rest()))
         case .text(let size):
-            let raw = try r.bytes(size, name)
+            let raw = try r.bytes(size, name())
             return .text([UInt8](raw.prefix { $0 != 0 }))
         case .advertisingData(let padded):
-            let length = Int(try r.u8(name + "_length"))
+            let length = Int(try r.u8(name() + "_length"))
             if let padded {
-                let all = try r.bytes(padded, name)
+                let all = try r.bytes(padded, name())
                 return .advertisingData([UInt8](all.prefix(length)))
             }
-            return .advertisingData(try r.array(length, name))
+            return .advertisingData(try r.array(length, name()))
         case .eir(let size):
-            return .advertisingData(try r.array(size, name))
+            return .advertisingData(try r.array(size, name()))
         case .company:
-            return .company(try r.u16le(name))
+            return .company(try r.u16le(name()))
         case .list(let fields):
-            let count = Int(try r.u8(name))
+            let count = Int(try r.u8(name()))
             var entries: [HCIEntry] = []
             for _ in 0..<count {
                 var parameters: [HCIParameter] = []
@@ -138,7 +145,7 @@ public enum HCIParameters {
             }
             return .entries(entries, mask: nil)
         case .perPHY(let fields):
-            let mask = UInt64(try r.u8(name))
+            let mask = UInt64(try r.u8(name()))
             var entries: [HCIEntry] = []
             for bit in 0..<8 where mask & (1 << UInt64(bit)) != 0 {
                 let title = phyBits.entries.first { $0.code == bit }?.name
