@@ -120,6 +120,11 @@ struct ADStructureTests {
             ])
     }
 
+    @Test func `a name's trailing NULs are not part of it`() {
+        #expect(kinds(hex("05 09 45 6E 76 00")) == ["name Env complete true"])
+        #expect(AdvertisingData(hex("06 09 45 6E 76 00 00")).localName == "Env")
+    }
+
     @Test func `a list's trailing bytes too few for a UUID are left out`() {
         #expect(kinds(hex("04 02 0D 18 0F")) == ["uuids [\"180d\"] complete false"])
     }

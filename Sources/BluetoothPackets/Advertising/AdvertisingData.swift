@@ -169,6 +169,7 @@ public enum ADStructure {
     case flags(UInt8)
     /// A 16-, 32- or 128-bit service UUID list; `complete` for the complete-list types.
     case uuids(ADUUIDList, complete: Bool)
+    /// The name's UTF-8 bytes, without trailing NULs.
     case localName(UnsafeRawBufferPointer, complete: Bool)
     case txPower(Int8)
     case serviceData(BluetoothUUID, UnsafeRawBufferPointer)
@@ -185,7 +186,10 @@ public enum ADStructure {
             let size = ADType.uuidSize(type) ?? 2
             self = data.count >= size ? .uuids(ADUUIDList(bytes: data, size: size), complete: type & 1 == 1) : .other
         case ADType.shortenedName, ADType.completeName:
-            self = .localName(data, complete: type == ADType.completeName)
+            // Some devices pad the name with NULs: they are not part of it (the raw bytes keep them).
+            var end = data.count
+            while end > 0, data[end - 1] == 0 { end -= 1 }
+            self = .localName(UnsafeRawBufferPointer(rebasing: data[0..<end]), complete: type == ADType.completeName)
         case ADType.txPower where data.count == 1:
             self = .txPower(Int8(bitPattern: data[0]))
         case ADType.appearance where data.count == 2:
