@@ -62,7 +62,7 @@ let package = Package(
             dependencies: [
                 "Bluetape", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "FieldJSON", "SystemIO", "BluetoothTracking",
                 "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay",
-                "FileAccess",
+                "FileAccess", "ByteReading",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 

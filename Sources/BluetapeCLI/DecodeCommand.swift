@@ -1,6 +1,7 @@
 import Bluetape
 import BluetoothTracking
 import CaptureFiles
+import ByteReading
 import CaptureModel
 import JSON
 import Readings
@@ -61,7 +62,7 @@ enum DecodeCommand: Command {
         let member = JSONWriter.member("capture", path)
         let column = label ? ReadingCSV.quote(path) + "," : ""
         if format == "csv", !label { writer.raw(string: ReadingCSV.header) }
-        if format == "text", label { writer.raw(string: "== \(printable(path))\n") }
+        if format == "text", label { writer.raw(string: "== \(PrintableText.escape(path))\n") }
         try readCapture { () throws(CaptureError) in
             try capture.forEachReading(setup.configuration, filter: filter, concurrently: true) { reading in
                 let start = writer.count
