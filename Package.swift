@@ -18,8 +18,9 @@ let package = Package(
     targets: [
         .target(name: "ByteReading"),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CaptureModel"),
-        .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel"], swiftSettings: streaming),
+        .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel", "CZlib"], swiftSettings: streaming),
         .target(name: "PcapFiles", dependencies: ["CaptureModel", "CaptureFiles", "CPcap", "FileAccess"]),
         .target(name: "JSON", swiftSettings: streaming),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),

@@ -9,7 +9,7 @@ enum DecodeCommand: Command {
     static let spec = CommandSpec(
         name: "decode",
         abstract: "Decode the payloads in a capture into readings with named, typed values.",
-        arguments: "[--format jsonl|text|csv] [--decoder IDS] [--layout L.json]… [filters] FILE",
+        arguments: "[--format jsonl|text|csv] [--decoder IDS] [--layout L.json]… [filters] FILE | --join FILE…",
         discussion: """
             Runs the built-in decoders (and any layouts given) over advertising data and attribute
             values. One reading per decoded payload: frame, ts, addr, decoder, source, uuid or
@@ -23,13 +23,9 @@ enum DecodeCommand: Command {
             .value("format", "FORMAT", "jsonl (default when piped), text (default on a terminal) or csv."),
             .flag("all", "Also list payloads no decoder matched."),
             .flag("all-repeats", "List every copy of a repeated reading."),
-        ] + DecodeSetup.options + EventFilter.options)
+        ] + DecodeSetup.options + CaptureOptions.options + EventFilter.options)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "no capture file given" : "give one capture file")
-        }
-        let path = arguments.positionals[0]
         let format: String
         switch arguments.value("format") {
         case nil: format = context.stdout.isTerminal ? "text" : "jsonl"
@@ -38,7 +34,8 @@ enum DecodeCommand: Command {
         }
         let filter = try EventFilter(arguments)
         let setup = try DecodeSetup(arguments)
-        let reader = try openCapture(path)
+        let reader = try openCapture(arguments, context)
+        let path = reader.path
         var writer = JSONWriter(capacity: 1 << 17)
         if format == "csv" { writer.raw(string: ReadingCSV.header) }
         let stop = { context.stdout.failure != nil }

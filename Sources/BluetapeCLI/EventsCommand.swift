@@ -10,28 +10,27 @@ enum EventsCommand: Command {
     static let spec = CommandSpec(
         name: "events",
         abstract: "Print the event stream: advertising, connections, ATT with handles resolved to UUIDs.",
-        arguments: "[--format jsonl|text] [filters] [--gatt MAP.json] FILE",
+        arguments: "[--format jsonl|text] [filters] [--gatt MAP.json] FILE | --join FILE…",
         discussion: """
             One event per line as JSON (the default when output is piped) or btmon-like text (the
             default on a terminal). Filters combine: every one given must match. Handles resolve to
             UUIDs from discovery in the capture, from an earlier connection to the same device, or
             from a GATT map (--gatt, as printed by 'bluetape gatt'); "uuid_from" says which.
+            FILE is any capture 'bluetape info' reads ('-' for standard input); --join reads several
+            (a rotated btsnoop_hci.log.last, then btsnoop_hci.log) as one session.
             """,
         options: [
             .value("format", "FORMAT", "jsonl or text."),
             .value("gatt", "MAP.json", "A GATT map for handles whose discovery is not in the capture."),
             .flag("stats", "Print how records were used on stderr at the end."),
-        ] + EventFilter.options)
+        ] + CaptureOptions.options + EventFilter.options)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "no capture file given" : "give one capture file")
-        }
-        let path = arguments.positionals[0]
         let text = try outputFormat(arguments, context)
         var filter = try EventFilter(arguments)
         let options = try trackerOptions(arguments)
-        let reader = try openCapture(path)
+        let reader = try openCapture(arguments, context)
+        let path = reader.path
         var writer = JSONWriter(capacity: 1 << 17)
         var textWriter = EventText()
         let filtering = !filter.isEmpty
