@@ -50,7 +50,7 @@ let package = Package(
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
-        .target(name: "TestSupport", dependencies: ["ByteReading", "CaptureModel", "CaptureFiles", "PcapFiles"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ByteReading", "CaptureModel", "CaptureFiles", "PcapFiles", "CZlib"], path: "Tests/TestSupport"),
         .testTarget(name: "ByteReadingTests", dependencies: ["ByteReading"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "HandoffTests", dependencies: ["Handoff"]),

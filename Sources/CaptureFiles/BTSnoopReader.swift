@@ -57,6 +57,7 @@ final class BTSnoopReader {
                 let skipped = resynchronize()
                 report(.badRecord, offset: recordOffset, reason: reason, skipped: skipped)
                 if skipped != nil { continue }
+                reportFailure()
                 return nil
             }
             guard input.fill(Self.recordHeaderSize + includedLength) else {
@@ -170,5 +171,13 @@ final class BTSnoopReader {
     ) {
         problems.add(
             CaptureProblem(kind: kind, frame: frame ?? self.frame, offset: offset, reason: reason, skippedBytes: skipped))
+    }
+
+    /// A read that failed while looking for the next record (a damaged gzip, a limit passed) is
+    /// damage of its own: reported after the record that started the search.
+    private func reportFailure() {
+        if let failure = input.failure {
+            problems.add(CaptureProblem(kind: .readError, frame: frame + 1, offset: input.offset, reason: failure.message))
+        }
     }
 }

@@ -71,6 +71,7 @@ final class PacketLoggerReader {
                     CaptureProblem(
                         kind: .badRecord, frame: frame, offset: recordOffset, reason: reason, skippedBytes: skipped))
                 if skipped != nil { continue }
+                reportFailure()
                 return nil
             }
             let total = 4 + length
@@ -112,5 +113,13 @@ final class PacketLoggerReader {
         let packet = input.bytes(at: index + Self.recordHeaderSize + 1, count: size - Self.recordHeaderSize - 1)
         guard HCILength.agrees(kind: HCIFraming.packetLogger(type: type).0, packet: packet) else { return nil }
         return ResumeCandidate(size: size, timestamp: timestamp)
+    }
+
+    /// A read that failed while looking for the next record (a damaged gzip, a limit passed) is
+    /// damage of its own: reported after the record that started the search.
+    private func reportFailure() {
+        if let failure = input.failure {
+            problems.add(CaptureProblem(kind: .readError, frame: frame + 1, offset: input.offset, reason: failure.message))
+        }
     }
 }

@@ -22,6 +22,8 @@ final class TarReader {
     /// Bytes of the current entry (data and padding) not read yet.
     private var pending: Int64 = 0
     private(set) var entriesSeen = 0
+    /// Regular files among them (what a listing counts as members).
+    private(set) var filesSeen = 0
     private var ended = false
 
     init(_ input: InputBuffer, name: String, limits: ArchiveLimits) {
@@ -121,6 +123,7 @@ final class TarReader {
                 }
                 continue
             case 0, UInt8(ascii: "0"), UInt8(ascii: "7"):
+                filesSeen += 1
                 let entryName = paxName ?? longName ?? Self.headerName(header)
                 return TarEntry(name: entryName, size: size, offset: offset)
             default:

@@ -275,6 +275,7 @@ final class ZipMemberStream: ByteStream {
     private var crc = CRC32()
     private var ended = false
     private var streamEnded = false
+    private var pendingFailure: StreamError?
 
     init(_ source: RangeStream, entry: ZipEntry, name: String, budget: DecompressionBudget) throws(StreamError) {
         self.source = source
@@ -289,6 +290,7 @@ final class ZipMemberStream: ByteStream {
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(StreamError) -> Int {
         guard !ended, count > 0 else { return 0 }
+        if let pendingFailure { throw pendingFailure }
         // Room for one byte more than declared, so that a member that expands further is caught.
         let room = Int(min(Int64(count), entry.size - produced + 1))
         var got = 0
@@ -308,6 +310,7 @@ final class ZipMemberStream: ByteStream {
                 }
                 inputStart += step.consumed
                 got = step.produced
+                if let failure = step.failure { pendingFailure = StreamError(failure.kind, "\(name): \(failure.message)") }
                 if step.ended { streamEnded = true }
                 if got == 0, !streamEnded, step.consumed == 0, inputStart == inputEnd {
                     throw StreamError(.truncated, "\(name): the member's compressed data end early")

@@ -170,7 +170,7 @@ extension OpenSession {
                 logs.append(entry)
                 contents.value.found.append(FoundLog(name: entry.name, size: entry.size, kind: "PacketLogger log"))
             }
-            contents.value.memberCount = tar.entriesSeen
+            contents.value.memberCount = tar.filesSeen
             guard !logs.isEmpty else { throw noAppleLog(name) }
             let parts = logs.map { log in
                 JoinPart(name: log.name) { session throws(CaptureError) in
@@ -194,7 +194,7 @@ extension OpenSession {
             let source = TarMemberSource(reader, tar: tar, listing: request.listsWholeArchive, contents: contents)
             return Opened(source: .other(source), format: member.format)
         }
-        contents.value.memberCount = tar.entriesSeen
+        contents.value.memberCount = tar.filesSeen
         if contents.value.found.isEmpty { throw noAppleLog(name) }
         throw .memberNotFound(path: name, member: wanted, available: contents.value.found.map(\.name))
     }
@@ -302,7 +302,7 @@ final class TarMemberSource: FormatReader {
             } catch {
                 contents.value.notes.append("the archive could not be listed to its end: \(error)")
             }
-            contents.value.memberCount = tar.entriesSeen
+            contents.value.memberCount = tar.filesSeen
         }
         return nil
     }

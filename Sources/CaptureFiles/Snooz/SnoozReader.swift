@@ -111,6 +111,7 @@ final class SnoozReader: FormatReader {
                 problems.add(
                     CaptureProblem(kind: .badRecord, frame: frame, offset: recordOffset, reason: reason, skippedBytes: skipped))
                 if skipped != nil { continue }
+                reportFailure()
                 return nil
             }
             let total = headerSize + length - 1
@@ -168,5 +169,13 @@ final class SnoozReader: FormatReader {
         }
         let timestamp = (reference ?? 0) &+ Int64(input.u32le(at: index + headerSize - 5))
         return ResumeCandidate(size: size, timestamp: timestamp)
+    }
+
+    /// A read that failed while looking for the next record (a damaged gzip, a limit passed) is
+    /// damage of its own: reported after the record that started the search.
+    private func reportFailure() {
+        if let failure = input.failure {
+            problems.add(CaptureProblem(kind: .readError, frame: frame + 1, offset: input.offset, reason: failure.message))
+        }
     }
 }

@@ -16,6 +16,7 @@ final class GzipStream: ByteStream {
     private var betweenMembers = false
     private var finished = false
     private var outputPending = false
+    private var pendingFailure: StreamError?
     private var compressedRead: Int64 = 0
     /// Set once: bytes after the last member that are not another member.
     private(set) var trailingBytes = false
@@ -32,6 +33,7 @@ final class GzipStream: ByteStream {
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(StreamError) -> Int {
         guard count > 0 else { return 0 }
+        if let pendingFailure { throw pendingFailure }
         while !finished {
             if betweenMembers {
                 guard try startsAnotherMember() else {
@@ -52,6 +54,10 @@ final class GzipStream: ByteStream {
                 throw StreamError(error.kind, "\(name): \(error.message) near compressed byte \(position)")
             }
             inputStart += step.consumed
+            if let failure = step.failure {
+                // The good bytes before the damage go out first; the damage comes with the next read.
+                pendingFailure = StreamError(failure.kind, "\(name): \(failure.message) near compressed byte \(position)")
+            }
             outputPending = step.produced == count
             if step.ended { betweenMembers = true }
             if step.produced > 0 {

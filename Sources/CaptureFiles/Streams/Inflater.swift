@@ -50,10 +50,22 @@ final class Inflater {
         var produced: Int
         /// The compressed stream ended (its checksum was right).
         var ended: Bool
+        /// Damage found after `produced` good bytes: the caller hands those out first.
+        var failure: StreamError?
     }
 
     /// Inflates from `input` into `output` (at most `capacity` bytes), as far as either goes.
+    /// Throws when damage stops it before any byte came out; damage after some did is in the step.
     func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer, capacity: Int)
+        throws(StreamError) -> Step
+    {
+        var step = try inflateOnce(input, into: output, capacity: capacity)
+        if let failure = step.failure, step.produced == 0 { throw failure }
+        if step.failure != nil { step.ended = false }
+        return step
+    }
+
+    private func inflateOnce(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer, capacity: Int)
         throws(StreamError) -> Step
     {
         // zlib counts in UInt32: hand it at most 1 GiB at a time.
@@ -64,23 +76,24 @@ final class Inflater {
         stream.pointee.next_out = output.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = uInt(outputCount)
         let status = CZlib.inflate(stream, Z_NO_FLUSH)
-        let step = Step(
+        var step = Step(
             consumed: inputCount - Int(stream.pointee.avail_in), produced: outputCount - Int(stream.pointee.avail_out),
             ended: status == Z_STREAM_END)
         switch status {
         case Z_OK, Z_STREAM_END:
-            return step
+            break
         case Z_BUF_ERROR:
             // No progress possible with what was given: the caller supplies more input or room.
-            return step
+            break
         case Z_NEED_DICT:
-            throw StreamError(.damaged, "the compressed data asks for a preset dictionary, which no capture uses")
+            step.failure = StreamError(.damaged, "the compressed data asks for a preset dictionary, which no capture uses")
         case Z_MEM_ERROR:
-            throw StreamError(.io, "zlib ran out of memory")
+            step.failure = StreamError(.io, "zlib ran out of memory")
         default:
             let reason = stream.pointee.msg.map { String(cString: $0) } ?? "status \(status)"
-            throw StreamError(.damaged, "the compressed data is damaged (\(reason))")
+            step.failure = StreamError(.damaged, "the compressed data is damaged (\(reason))")
         }
+        return step
     }
 }
 
