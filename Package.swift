@@ -38,6 +38,7 @@ let package = Package(
                 "ByteReading", "BluetoothPackets", "CaptureModel", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON",
                 "FileAccess",
             ]),
+        .target(name: "Scrub", dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "CaptureModel"]),
         .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff", "FileAccess"]),
         .target(name: "Handoff"),
         .target(name: "Replay", dependencies: ["CaptureModel", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff"]),
@@ -45,7 +46,7 @@ let package = Package(
             name: "BluetapeCLI",
             dependencies: [
                 "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff",
-                "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay", "FileAccess",
+                "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay", "FileAccess", "Scrub",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 

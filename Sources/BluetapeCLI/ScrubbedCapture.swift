@@ -1,0 +1,149 @@
+import CaptureFiles
+import CaptureModel
+import PcapFiles
+import Scrub
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A capture file scrubbed into the same format: read twice (the scrubber learns, then rewrites),
+/// written record by record. pcap and pcapng are written through libpcap with each packet's
+/// pseudo-header and timestamp as they were (pcapng as pcap with the same link type).
+struct ScrubbedCapture {
+    enum Output {
+        case capture(CaptureWriter.Format)
+        case pcap(linkType: LinkType, snapLength: Int, nanosecond: Bool)
+    }
+
+    let path: String
+    let output: Output
+    /// Said on stderr when the format changes (pcapng written as pcap).
+    let note: String?
+
+    init(path: String) throws(InputError) {
+        self.path = path
+        let reader = try openCapture(path)
+        switch reader.format {
+        case .btsnoop:
+            output = .capture(.btsnoop(reader.linkType))
+            note = nil
+        case .packetLogger:
+            output = .capture(.packetLogger(bigEndian: CaptureWriter.packetLoggerIsBigEndian(Self.head(of: path)) ?? false))
+            note = nil
+        case .pcap, .pcapng:
+            let packets: PcapPackets
+            do {
+                packets = try PcapPackets(path: path)
+            } catch {
+                throw InputError(error.description)
+            }
+            output = .pcap(linkType: packets.linkType, snapLength: packets.snapLength, nanosecond: packets.isNanosecond)
+            note = packets.isNextGeneration
+                ? "\(path) is pcapng: the scrubbed capture is pcap with the same link type (\(packets.linkType.rawValue))"
+                : nil
+        }
+    }
+
+    /// Scrubs into `destination` (a file), or into memory when nil; returns the bytes written to
+    /// memory and the damage found in the input (everything readable is scrubbed and written).
+    func write(to destination: String?, with scrubber: Scrubber) throws(InputError) -> (bytes: [UInt8], problems: ProblemLog, unwritable: Int) {
+        scrubber.learn(try openCapture(path))
+        let reader = try openCapture(path)
+        var unwritable = 0
+        do {
+            switch output {
+            case .capture(let format):
+                let writer = try destination.map { path throws(CaptureWriteError) in try CaptureWriter(path: path, format: format) }
+                    ?? CaptureWriter(format: format)
+                scrubber.rewrite(reader) { record in
+                    do { try writer.write(record) } catch { unwritable += 1 }
+                }
+                try writer.finish()
+                return (destination == nil ? writer.bytes : [], reader.problems, unwritable)
+            case .pcap(let linkType, let snapLength, let nanosecond):
+                // Read beside the reader, for the pseudo-headers it strips.
+                let source = PairedPackets(reader: reader, packets: try Self.packets(path))
+                let writer = try PcapDumpWriter(
+                    path: destination, linkType: linkType, snapLength: snapLength, nanosecond: nanosecond)
+                scrubber.rewrite(source) { record in
+                    guard let packet = source.take(record.frame) else {
+                        unwritable += 1
+                        return
+                    }
+                    do {
+                        try writer.write(
+                            seconds: packet.seconds, nanoseconds: packet.nanoseconds,
+                            originalLength: packet.originalLength, packet.prefix + record.payload)
+                    } catch {
+                        unwritable += 1
+                    }
+                }
+                try writer.finish()
+                return (writer.bytes, reader.problems, unwritable)
+            }
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError("\(error)")
+        }
+    }
+
+    private static func packets(_ path: String) throws(InputError) -> PcapPackets {
+        do {
+            return try PcapPackets(path: path)
+        } catch {
+            throw InputError(error.description)
+        }
+    }
+
+    /// The first records of a file, for PacketLogger's byte order.
+    private static func head(of path: String) -> [UInt8] {
+        guard let file = fopen(path, "rb") else { return [] }
+        defer { fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        let count = fread(&bytes, 1, bytes.count, file)
+        return Array(bytes.prefix(max(count, 0)))
+    }
+}
+
+/// A capture's records, each with what libpcap read for it: the pseudo-header the reader stripped
+/// (the raw packet minus the record's payload) and the exact timestamp. Kept only until the record
+/// is written, so memory stays bounded by the scrubber's queue.
+final class PairedPackets: RecordSource {
+    struct Packet {
+        var prefix: [UInt8]
+        var seconds: Int
+        var nanoseconds: Int
+        var originalLength: Int
+    }
+
+    private let reader: CaptureReader
+    private let packets: PcapPackets
+    private var waiting: [Int: Packet] = [:]
+
+    init(reader: CaptureReader, packets: PcapPackets) {
+        self.reader = reader
+        self.packets = packets
+    }
+
+    func next() -> CaptureRecord? {
+        guard let record = reader.next() else { return nil }
+        // The reader may skip a packet it cannot take (one too long to be real): libpcap does not.
+        while let packet = packets.next(), packet.frame <= record.frame {
+            guard packet.frame == record.frame else { continue }
+            let prefix = max(packet.bytes.count - record.payload.count, 0)
+            waiting[record.frame] = Packet(
+                prefix: Array(packet.bytes.prefix(prefix)), seconds: packet.seconds, nanoseconds: packet.nanoseconds,
+                originalLength: packet.originalLength)
+            break
+        }
+        return record
+    }
+
+    var problems: ProblemLog { reader.problems }
+
+    func take(_ frame: Int) -> Packet? { waiting.removeValue(forKey: frame) }
+}
