@@ -68,6 +68,12 @@ let package = Package(
             ]),
         .testTarget(name: "BluetoothPacketsTests", dependencies: ["BluetoothPackets", "ByteReading", "TestSupport"]),
         .testTarget(
+            name: "ScrubTests",
+            dependencies: [
+                "Scrub", "BluetapeCLI", "BluetoothPackets", "BluetoothTracking", "ByteReading", "CaptureModel", "CaptureFiles",
+                "PcapFiles", "JSON", "TestSupport",
+            ]),
+        .testTarget(
             name: "BluetoothTrackingTests",
             dependencies: [
                 "BluetoothTracking", "BluetoothPackets", "TestSupport", "CaptureModel", "CaptureFiles", "ByteReading", "JSON",

@@ -175,13 +175,15 @@ struct DecodeSetup {
     }
 
     /// A capture's readings as canonical JSON Lines (what goldens hold).
-    func readingsJSONL(path: String) throws -> [UInt8] {
-        let reader = try openCapture(path)
+    func readingsJSONL(path: String) throws -> [UInt8] { try readingsJSONL(try openCapture(path), path: path) }
+
+    /// The same for a capture already open; `damage`: the original's, for a capture scrubbed in memory.
+    func readingsJSONL(_ reader: CaptureReader, path: String, damage: CaptureProblem? = nil) throws -> [UInt8] {
         var writer = JSONWriter(capacity: 1 << 16)
         // Concurrently even when several captures are checked at once: the last one then still
         // has every core, and the scheduler shares them out the rest of the time.
         run(reader, concurrently: true) { ReadingJSON.write($0, to: &writer) }
-        if let problem = reader.problems.items.first {
+        if let problem = damage ?? reader.problems.items.first {
             throw DamagedCapture(readings: writer.bytes, message: "\(path): \(problem)")
         }
         return writer.bytes

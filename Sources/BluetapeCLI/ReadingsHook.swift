@@ -26,7 +26,11 @@ extension CommandLineTool {
     /// Points `diff` and `golden` at the real decoding pipeline.
     public static func useBuiltInDecoding() {
         ReadingsHook.decodeCapture = { path, options in
-            try DecodeSetup(goldenOptions: options).readingsJSONL(path: path)
+            let setup = try DecodeSetup(goldenOptions: options)
+            guard options["scrub"] != nil else { return try setup.readingsJSONL(path: path) }
+            // golden.json's "scrub": the capture is scrubbed in memory, then decoded.
+            let (reader, damage) = try ScrubbedCapture.inMemory(path: path, options: ScrubCommand.scrubOptions(golden: options))
+            return try setup.readingsJSONL(reader, path: path, damage: damage)
         }
     }
 }

@@ -113,6 +113,25 @@ enum ScrubCommand: Command {
         return options
     }
 
+    /// golden.json's "scrub" options (`scrub.seed`, `scrub.names`, `scrub.keep_oui`, `scrub.values`).
+    /// A seed is required: without one the pseudonyms, and so the goldens, would change every run.
+    static func scrubOptions(golden: [String: String]) throws(InputError) -> ScrubOptions {
+        guard let text = golden["scrub.seed"] else {
+            throw InputError("golden.json: \"scrub\" needs a \"seed\", so that the pseudonyms in the goldens stay the same")
+        }
+        guard let seed = UInt64(text) else { throw InputError("golden.json: scrub seed '\(text)' is not a whole number") }
+        var options = ScrubOptions(seed: seed)
+        options.names = golden["scrub.names"] == "true"
+        options.keepOUI = golden["scrub.keep_oui"] == "true"
+        for text in (golden["scrub.values"] ?? "").split(separator: ",") {
+            guard let uuid = BluetoothUUID(String(text).trimmed) else {
+                throw InputError("golden.json: scrub values: '\(text)' is not a UUID")
+            }
+            options.values.insert(uuid)
+        }
+        return options
+    }
+
     static func summary(_ s: ScrubStatistics, addresses: Int) -> String {
         var parts = [
             "\(s.records) records, \(s.recordsRewritten) rewritten", "\(addresses) addresses mapped (\(s.addressesReplaced) replaced)",

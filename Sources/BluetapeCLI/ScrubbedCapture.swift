@@ -91,6 +91,17 @@ struct ScrubbedCapture {
         }
     }
 
+    /// The capture scrubbed into memory and opened again, with the first damage the original had.
+    static func inMemory(path: String, options: ScrubOptions) throws(InputError) -> (CaptureReader, CaptureProblem?) {
+        let capture = try ScrubbedCapture(path: path)
+        let written = try capture.write(to: nil, with: Scrubber(options: options))
+        do {
+            return (try CaptureReader(bytes: written.bytes, name: path, formats: captureFormats), written.problems.items.first)
+        } catch {
+            throw InputError(error.description)
+        }
+    }
+
     private static func packets(_ path: String) throws(InputError) -> PcapPackets {
         do {
             return try PcapPackets(path: path)

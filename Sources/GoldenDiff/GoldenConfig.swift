@@ -9,11 +9,15 @@ import JSON
 ///   "align": "frame",
 ///   "ignore": ["ts", "rssi"],
 ///   "tolerance": {"*": 1e-6, "temperature_c": 0.05},
-///   "decode": {"envsensor_company": "0xABCD"}
+///   "decode": {"envsensor_company": "0xABCD"},
+///   "scrub": {"seed": 1}
 /// }
 /// ```
 /// Every key is optional. `tolerance` is also accepted as a plain number (for every number);
-/// `decode` values are strings (numbers and booleans are taken as written).
+/// `decode` values are strings (numbers and booleans are taken as written). `scrub` asks for the
+/// capture to be scrubbed before it is decoded (`bluetape scrub`'s options: seed, names, keep_oui,
+/// values), so that goldens name no real device; its entries reach the decoder as decode options
+/// named `scrub.<name>`.
 public struct GoldenConfig: Sendable, Equatable {
     public static let fileName = "golden.json"
     public static let version = 1
@@ -138,21 +142,23 @@ extension GoldenConfig {
                 for name in names { config.addIgnored(name) }
             case "tolerance":
                 try parseTolerance(value, into: &config) { fail($0 == nil ? path : path + "." + $0!, $1) }
-            case "decode":
+            case "decode", "scrub":
                 guard let options = value.object else {
-                    throw fail(path, "\"decode\" must be an object of option names and values")
+                    throw fail(path, "\"\(key)\" must be an object of option names and values")
                 }
+                let prefix = key == "scrub" ? "scrub." : ""
+                if key == "scrub" { config.decodeOptions["scrub"] = "true" }
                 for (name, option) in options.entries {
                     switch option {
-                    case .string(let text): config.decodeOptions[name] = text
-                    case .number(let text): config.decodeOptions[name] = text
-                    case .bool(let flag): config.decodeOptions[name] = flag ? "true" : "false"
+                    case .string(let text): config.decodeOptions[prefix + name] = text
+                    case .number(let text): config.decodeOptions[prefix + name] = text
+                    case .bool(let flag): config.decodeOptions[prefix + name] = flag ? "true" : "false"
                     default:
-                        throw fail(path + "." + name, "decode option \"\(name)\" must be a string, number or boolean")
+                        throw fail(path + "." + name, "\(key) option \"\(name)\" must be a string, number or boolean")
                     }
                 }
             default:
-                throw fail(path, "unknown key \"\(key)\" (known: version, align, ignore, tolerance, decode)")
+                throw fail(path, "unknown key \"\(key)\" (known: version, align, ignore, tolerance, decode, scrub)")
             }
         }
         config.resolveFiles(relativeTo: file)

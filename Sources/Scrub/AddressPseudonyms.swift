@@ -139,3 +139,19 @@ struct NamePseudonyms {
     /// `device-N` as it stands in a name field with room to spare (a NUL-terminated 248-byte field).
     static func full(_ number: Int) -> [UInt8] { Array("device-\(number)".utf8) }
 }
+
+/// Key material the rules zeroed, long and varied enough that a copy of it elsewhere is that key.
+struct KeyRegister {
+    private var seen: Set<[UInt8]> = []
+    private(set) var order: [[UInt8]] = []
+
+    var count: Int { order.count }
+
+    static func isDistinctive(_ key: some Collection<UInt8>) -> Bool { key.count >= 8 && Set(key).count >= 6 }
+
+    mutating func note(_ key: some Collection<UInt8>) {
+        guard Self.isDistinctive(key), order.count < 100_000 else { return }
+        let bytes = [UInt8](key)
+        if seen.insert(bytes).inserted { order.append(bytes) }
+    }
+}

@@ -32,9 +32,14 @@ extension Rewriter {
     /// their L2CAP frames (joined as the tracker joins them) and encryption set-up values. The CRC
     /// is brought in line with the new bytes when the record is written out.
     func linkLayer(_ r: inout ByteReader, _ pending: PendingRecord, _ record: CaptureRecord) {
-        guard let packet = try? LinkLayerPacket(linkType: record.linkType.rawValue, parsing: &r),
-            let base = record.payload.baseAddress, let pduBase = packet.pdu.baseAddress
-        else { return }
+        let packet: LinkLayerPacket
+        do {
+            packet = try LinkLayerPacket(linkType: record.linkType.rawValue, parsing: &r)
+        } catch {
+            damagedPDU(record, pending, error)
+            return
+        }
+        guard let base = record.payload.baseAddress, let pduBase = packet.pdu.baseAddress else { return }
         let start = pduBase - base
         pending.pdu = start..<start + packet.pdu.count
         if packet.crc != nil { pending.crcOffset = start + packet.pdu.count }
@@ -51,6 +56,30 @@ extension Rewriter {
             leaveEncrypted(pending)
         } else {
             dataPDU(packet, pending, timestamp: record.timestamp, tracked: tracked)
+        }
+    }
+
+    /// A PDU whose length field claims more bytes than there are (a crafted or damaged packet).
+    /// The tracker drops it; Wireshark still shows what is there, so it is rewritten as far as it
+    /// goes: read with the length cut to the bytes present, nothing followed, the CRC left.
+    private func damagedPDU(_ record: CaptureRecord, _ pending: PendingRecord, _ error: DecodeError) {
+        guard error.field == "ll.payload", error.offset >= 2 else { return }
+        let available = max(record.payload.count - error.offset - 3, 0)
+        // The length byte is just before the payload, or before the CTEInfo byte.
+        for lengthAt in [error.offset - 1, error.offset - 2] {
+            var patched = [UInt8](record.payload)
+            patched[lengthAt] = UInt8(min(available, 255))
+            let done = patched.withUnsafeBytes { bytes -> Bool in
+                var r = ByteReader(bytes)
+                guard let packet = try? LinkLayerPacket(linkType: record.linkType.rawValue, parsing: &r) else { return false }
+                if packet.isAdvertising {
+                    advertisingPDU(packet, pending, tracked: false)
+                } else if packet.length > 0, !isEncrypted(packet, airLinks[packet.accessAddress]) {
+                    standalone(packet, pending, link: airLinks[packet.accessAddress]?.link)
+                }
+                return true
+            }
+            if done { return }
         }
     }
 

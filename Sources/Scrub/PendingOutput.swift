@@ -19,8 +19,9 @@ final class PendingRecord {
         original = self.record.payload
     }
 
-    /// The bytes the sweeps look through: the PDU of an air packet, else everything.
-    var sweepRange: Range<Int> { pdu ?? 0..<original.count }
+    /// The bytes the sweeps look through: an air packet from its PDU on (past its end too: a damaged
+    /// packet's length can cut an address short), else everything.
+    var sweepRange: Range<Int> { (pdu?.lowerBound ?? 0)..<original.count }
 }
 
 /// The bytes of one frame or advertising chain, spread over several records: collected as the

@@ -16,9 +16,13 @@ final class ScrubContext {
     var statistics = ScrubStatistics()
     /// The frame of the record being processed (ATT transactions remember where they started).
     var frame = 0
-    /// The sweeps' lookup structures, rebuilt when more addresses or names are known.
+    /// Keys zeroed in the first pass, for the sweep to find their copies (fuzzed or mangled
+    /// packets repeat them where no rule looks).
+    var keys = KeyRegister()
+    /// The sweeps' lookup structures, rebuilt when more addresses, names or keys are known.
     var cachedAddressFilter: (count: Int, filter: BitSet65536)?
     var cachedNameIndex: (count: Int, index: NameIndex)?
+    var cachedKeyIndex: (count: Int, index: NameIndex)?
 
     init(options: ScrubOptions) {
         self.options = options
@@ -55,6 +59,7 @@ final class ScrubContext {
         let start = r.offset
         let n = min(count, r.remaining)
         guard let bytes = try? r.bytes(n) else { return }
+        if learning { keys.note(bytes) }
         guard !learning, bytes.contains(where: { $0 != 0 }) else { return }
         for i in start..<start + n { out[i] = 0 }
         statistics.keysZeroed += 1

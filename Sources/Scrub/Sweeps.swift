@@ -11,6 +11,7 @@ extension ScrubContext {
         guard !learning else { return }
         sweepAddresses(&bytes, range: range)
         if options.names { sweepNames(&bytes, range: range) }
+        if keys.count > 0 { sweepKeys(&bytes, range: range) }
     }
 
     // MARK: Addresses in binary
@@ -117,6 +118,27 @@ extension ScrubContext {
 
     private func sweepNames(_ bytes: inout [UInt8], range: Range<Int>) {
         let index = nameIndex()
+        find(index, in: &bytes, range: range) { match, at, bytes in
+            write(NamePseudonyms.fitted(match.number, length: match.bytes.count), at: at, &bytes)
+        }
+    }
+
+    /// Copies of zeroed keys are zeroed too.
+    private func sweepKeys(_ bytes: inout [UInt8], range: Range<Int>) {
+        if cachedKeyIndex?.count != keys.count {
+            cachedKeyIndex = (keys.count, NameIndex(keys.order.enumerated().map { ($0.element, $0.offset) }))
+        }
+        find(cachedKeyIndex!.index, in: &bytes, range: range) { match, at, bytes in
+            for i in at..<at + match.bytes.count { bytes[i] = 0 }
+            statistics.keysZeroed += 1
+        }
+    }
+
+    /// Calls `replace` for each occurrence of an indexed byte string, left to right.
+    private func find(
+        _ index: NameIndex, in bytes: inout [UInt8], range: Range<Int>,
+        _ replace: ((bytes: [UInt8], number: Int), Int, inout [UInt8]) -> Void
+    ) {
         guard !index.byPrefix.isEmpty else { return }
         var i = range.lowerBound
         while i + Self.sweptNameLength <= range.upperBound {
@@ -133,29 +155,33 @@ extension ScrubContext {
                 i += 1
                 continue
             }
-            write(NamePseudonyms.fitted(match.number, length: match.bytes.count), at: i, &bytes)
+            replace(match, i, &bytes)
             i += match.bytes.count
         }
     }
 
     private func nameIndex() -> NameIndex {
         if let cached = cachedNameIndex, cached.count == names.count { return cached.index }
-        var index = NameIndex()
-        for (offset, name) in names.order.enumerated() where NamePseudonyms.isDistinctive(name) {
-            let prefix = UInt32(name[0]) | UInt32(name[1]) << 8 | UInt32(name[2]) << 16 | UInt32(name[3]) << 24
-            index.byPrefix[prefix, default: []].append((name, offset + 1))
-            index.filter.insert(Int(name[0]) | Int(name[1]) << 8)
-        }
-        // Longest first, so that a name that starts another is not taken for it.
-        for key in index.byPrefix.keys { index.byPrefix[key]!.sort { $0.bytes.count > $1.bytes.count } }
+        let index = NameIndex(names.order.enumerated().filter { NamePseudonyms.isDistinctive($0.element) }.map { ($0.element, $0.offset + 1) })
         cachedNameIndex = (names.count, index)
         return index
     }
 }
 
+/// Byte strings of 4 bytes or more, found by their first four.
 struct NameIndex {
     var byPrefix: [UInt32: [(bytes: [UInt8], number: Int)]] = [:]
     var filter = BitSet65536()
+
+    init(_ entries: [(bytes: [UInt8], number: Int)]) {
+        for entry in entries where entry.bytes.count >= 4 {
+            let b = entry.bytes
+            byPrefix[UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24, default: []].append(entry)
+            filter.insert(Int(b[0]) | Int(b[1]) << 8)
+        }
+        // Longest first, so that a name that starts another is not taken for it.
+        for key in byPrefix.keys { byPrefix[key]!.sort { $0.bytes.count > $1.bytes.count } }
+    }
 }
 
 /// 65,536 bits: a set of 16-bit values.
