@@ -36,9 +36,12 @@ enum DiffCommand: Command {
             "align": "frame",                                 frame or sequence
             "ignore": ["ts", "rssi"],                         fields, top-level keys, dotted paths
             "tolerance": {"*": 1e-6, "temperature_c": 0.05},  absolute; "*" is every number
-            "decode": {"envsensor_company": "0xABCD"}         options for the capture decoder
+            "decode": {"envsensor_company": "0xABCD"},        options for the capture decoder
+            "scrub": {"seed": 1}                              decode the capture scrubbed
           }
         "tolerance" may also be a plain number (for every number); decode values are strings.
+        "scrub" decodes each capture as 'bluetape scrub --seed N' would write it (also "names",
+        "keep_oui", "values": "UUID,…"), so that goldens hold pseudonyms and name no real device.
         Files that decode names ("layouts", "gatt") are relative to the golden.json itself.
         """
 

@@ -79,7 +79,7 @@ enum ScrubCommand: Command {
         let capture = try ScrubbedCapture(path: input)
         if let note = capture.note { context.stderr.line("note: \(note)") }
         let scrubber = Scrubber(options: options)
-        let result = try capture.write(to: output, with: scrubber)
+        let result = try capture.write(to: output, with: scrubber, progress: context.stderr)
         if let mapPath {
             do {
                 try Files.writeAtomically(mapJSON(scrubber), to: mapPath)

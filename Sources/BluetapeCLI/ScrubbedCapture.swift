@@ -1,5 +1,6 @@
 import CaptureFiles
 import CaptureModel
+import JSON
 import PcapFiles
 import Scrub
 
@@ -13,13 +14,14 @@ import Darwin
 /// written record by record. pcap and pcapng are written through libpcap with each packet's
 /// pseudo-header and timestamp as they were (pcapng as pcap with the same link type).
 struct ScrubbedCapture {
-    enum Output {
+    /// How the scrubbed capture is written.
+    enum Framing {
         case capture(CaptureWriter.Format)
         case pcap(linkType: LinkType, snapLength: Int, nanosecond: Bool)
     }
 
     let path: String
-    let output: Output
+    let framing: Framing
     /// Said on stderr when the format changes (pcapng written as pcap).
     let note: String?
 
@@ -28,10 +30,10 @@ struct ScrubbedCapture {
         let reader = try openCapture(path)
         switch reader.format {
         case .btsnoop:
-            output = .capture(.btsnoop(reader.linkType))
+            framing = .capture(.btsnoop(reader.linkType))
             note = nil
         case .packetLogger:
-            output = .capture(.packetLogger(bigEndian: CaptureWriter.packetLoggerIsBigEndian(Self.head(of: path)) ?? false))
+            framing = .capture(.packetLogger(bigEndian: CaptureWriter.packetLoggerIsBigEndian(Self.head(of: path)) ?? false))
             note = nil
         case .pcap, .pcapng:
             let packets: PcapPackets
@@ -40,7 +42,7 @@ struct ScrubbedCapture {
             } catch {
                 throw InputError(error.description)
             }
-            output = .pcap(linkType: packets.linkType, snapLength: packets.snapLength, nanosecond: packets.isNanosecond)
+            framing = .pcap(linkType: packets.linkType, snapLength: packets.snapLength, nanosecond: packets.isNanosecond)
             note = packets.isNextGeneration
                 ? "\(path) is pcapng: the scrubbed capture is pcap with the same link type (\(packets.linkType.rawValue))"
                 : nil
@@ -49,16 +51,20 @@ struct ScrubbedCapture {
 
     /// Scrubs into `destination` (a file), or into memory when nil; returns the bytes written to
     /// memory and the damage found in the input (everything readable is scrubbed and written).
-    func write(to destination: String?, with scrubber: Scrubber) throws(InputError) -> (bytes: [UInt8], problems: ProblemLog, unwritable: Int) {
-        scrubber.learn(try openCapture(path))
+    func write(to destination: String?, with scrubber: Scrubber, progress: Output? = nil) throws(InputError) -> (
+        bytes: [UInt8], problems: ProblemLog, unwritable: Int
+    ) {
+        var shown = ScrubProgress(stderr: progress)
+        scrubber.learn(try openCapture(path)) { shown.step("reading") }
         let reader = try openCapture(path)
+        defer { shown.done() }
         var unwritable = 0
         do {
-            switch output {
+            switch framing {
             case .capture(let format):
                 let writer = try destination.map { path throws(CaptureWriteError) in try CaptureWriter(path: path, format: format) }
                     ?? CaptureWriter(format: format)
-                scrubber.rewrite(reader) { record in
+                scrubber.rewrite(reader, stop: { shown.step("writing") }) { record in
                     do { try writer.write(record) } catch { unwritable += 1 }
                 }
                 try writer.finish()
@@ -68,7 +74,7 @@ struct ScrubbedCapture {
                 let source = PairedPackets(reader: reader, packets: try Self.packets(path))
                 let writer = try PcapDumpWriter(
                     path: destination, linkType: linkType, snapLength: snapLength, nanosecond: nanosecond)
-                scrubber.rewrite(source) { record in
+                scrubber.rewrite(source, stop: { shown.step("writing") }) { record in
                     guard let packet = source.take(record.frame) else {
                         unwritable += 1
                         return
@@ -157,4 +163,40 @@ final class PairedPackets: RecordSource {
     var problems: ProblemLog { reader.problems }
 
     func take(_ frame: Int) -> Packet? { waiting.removeValue(forKey: frame) }
+}
+
+/// The progress line of a long scrub: records read and written, on stderr when it is a terminal,
+/// at most four times a second.
+struct ScrubProgress {
+    let stderr: Output?
+    private var records = 0
+    private var pass = ""
+    private var last: Int64 = 0
+
+    init(stderr: Output?) { self.stderr = stderr?.isTerminal == true ? stderr : nil }
+
+    /// Counts one record; returns false (the scrubber's "stop?" question).
+    mutating func step(_ pass: String) -> Bool {
+        guard let stderr else { return false }
+        if pass != self.pass {
+            self.pass = pass
+            records = 0
+        }
+        records += 1
+        guard records & 0x3FF == 0 else { return false }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let millis = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+        guard millis - last >= 250 else { return false }
+        last = millis
+        stderr.write("\r\(pass) \(records) records…")
+        stderr.flush()
+        return false
+    }
+
+    func done() {
+        guard let stderr else { return }
+        stderr.write("\r\u{1B}[K")
+        stderr.flush()
+    }
 }
