@@ -47,9 +47,6 @@ struct AddressPseudonyms {
 
     var count: Int { order.count }
 
-    /// Every address known.
-    var all: Set<UInt64> { seen }
-
     /// Known addresses the sweep looks for.
     var distinctive: [UInt64] { order.filter(Self.isDistinctive) }
 

@@ -30,9 +30,9 @@ extension Rewriter {
         }
         switch opcode {
         case 0x1B, 0x1D, 0x12, 0x52:  // notification, indication, write request, write command
-            guard let handle = try? r.u16le(), let rule = rule(handle) else { return }
-            value(rule, &r, r.remaining, &out)
+            guard let handle = try? r.u16le() else { return }
             if opcode == 0x12 { request(PendingATTRequest(opcode: opcode, frame: context.frame, handle: handle)) }
+            if let rule = rule(handle) { value(rule, &r, r.remaining, &out) }
         case 0xD2:  // signed write command: the 12-byte signature stays
             guard let handle = try? r.u16le(), let rule = rule(handle) else { return }
             value(rule, &r, max(r.remaining - 12, 0), &out)

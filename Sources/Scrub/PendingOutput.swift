@@ -61,6 +61,9 @@ final class Unit {
     /// The last piece's place in the unit (for a retransmission of it).
     var lastPiece: Piece? { pieces.last }
 
+    /// Where the first piece lies in its record: with `startFrame`, which of two units began first.
+    var firstOffset: Int { pieces.first?.recordOffset ?? 0 }
+
     /// Rewrites the collected bytes with `rules` and writes them back into the records.
     func finish(_ rules: (ByteReader, inout [UInt8]) -> Void) {
         var out = bytes

@@ -71,9 +71,11 @@ final class Rewriter {
 
     private func finalize(_ pending: PendingRecord) {
         if !pending.leftAsIs { context.sweep(&pending.record.payload, range: pending.sweepRange) }
-        if let pdu = pending.pdu, let crc = pending.crcOffset {
-            LinkLayerCRCUpdate.apply(pdu: pdu, crc: crc, original: pending.original, &pending.record.payload)
-                .map { if $0, !context.learning { context.statistics.crcsUpdated += 1 } }
+        if let pdu = pending.pdu, let crc = pending.crcOffset,
+            LinkLayerCRCUpdate.apply(pdu: pdu, crc: crc, original: pending.original, &pending.record.payload) == true,
+            !context.learning
+        {
+            context.statistics.crcsUpdated += 1
         }
         guard !context.learning else { return }
         context.statistics.records += 1
@@ -81,22 +83,33 @@ final class Rewriter {
         emit(pending.record)
     }
 
-    /// Rewrites every open frame and chain as far as it got (the tracker drops such frames).
+    /// Rewrites every open frame and chain as far as it got (the tracker drops such frames), in
+    /// the order they started, so that names first seen in them are numbered the same every run.
     private func abandonOpenUnits() {
-        for link in hciLinks.values { abandon(link) }
-        for air in airLinks.values { abandon(air.link) }
-        for (_, unit) in chains { finishChain(unit) }
+        var open: [(unit: Unit, finish: () -> Void)] = []
+        for link in Array(hciLinks.values) + airLinks.values.map(\.link) {
+            for side in 0..<2 {
+                guard let unit = link.units[side] else { continue }
+                open.append((unit, { [self] in abandon(link, side: side) }))
+            }
+        }
+        for (_, unit) in chains { open.append((unit, { [self] in finishChain(unit) })) }
         if !chains.isEmpty, !context.learning { context.statistics.incompleteUnits += chains.count }
         chains.removeAll()
+        for entry in open.sorted(by: { $0.unit.startFrame < $1.unit.startFrame || ($0.unit.startFrame == $1.unit.startFrame && $0.unit.firstOffset < $1.unit.firstOffset) }) {
+            entry.finish()
+        }
     }
 
     func abandon(_ link: LinkState) {
-        for side in 0..<2 {
-            guard let unit = link.units[side] else { continue }
-            link.units[side] = nil
-            if !context.learning { context.statistics.incompleteUnits += 1 }
-            unit.finish { r, out in frame(r, &out, link: link, direction: side == 1 ? .received : .sent, tracked: false) }
-        }
+        for side in 0..<2 { abandon(link, side: side) }
+    }
+
+    private func abandon(_ link: LinkState, side: Int) {
+        guard let unit = link.units[side] else { return }
+        link.units[side] = nil
+        if !context.learning { context.statistics.incompleteUnits += 1 }
+        unit.finish { r, out in frame(r, &out, link: link, direction: side == 1 ? .received : .sent, tracked: false) }
     }
 
     // MARK: HCI

@@ -314,6 +314,7 @@ struct DiffCommandTests {
         let (code, out, _) = runTool(["help", "diff"])
         #expect(code == 0)
         #expect(out.contains(#""tolerance": {"*": 1e-6, "temperature_c": 0.05},  absolute; "*" is every number"#))
-        #expect(out.contains(#""decode": {"envsensor_company": "0xABCD"}         options for the capture decoder"#))
+        #expect(out.contains(#""decode": {"envsensor_company": "0xABCD"},        options for the capture decoder"#))
+        #expect(out.contains(#""scrub": {"seed": 1}                              decode the capture scrubbed"#))
     }
 }
