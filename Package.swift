@@ -45,6 +45,7 @@ let package = Package(
                 "ByteReading", "BluetoothPackets", "CaptureModel", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON",
                 "FileAccess",
             ]),
+        .target(name: "Scrub", dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "CaptureModel"]),
         .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff", "FileAccess", "SystemIO"]),
         .target(name: "Handoff"),
         .target(
@@ -63,7 +64,7 @@ let package = Package(
             dependencies: [
                 "Bluetape", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "FieldJSON", "SystemIO", "BluetoothTracking",
                 "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay",
-                "FileAccess", "ByteReading",
+                "FileAccess", "ByteReading", "Scrub",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -85,6 +86,12 @@ let package = Package(
                 "Synthesis", "CaptureModel", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "TestSupport",
             ]),
         .testTarget(name: "BluetoothPacketsTests", dependencies: ["BluetoothPackets", "ByteReading", "TestSupport"]),
+        .testTarget(
+            name: "ScrubTests",
+            dependencies: [
+                "Scrub", "BluetapeCLI", "BluetoothPackets", "BluetoothTracking", "ByteReading", "CaptureModel", "CaptureFiles",
+                "PcapFiles", "JSON", "SystemIO", "TestSupport",
+            ]),
         .testTarget(
             name: "BluetoothTrackingTests",
             dependencies: [

@@ -38,6 +38,7 @@ public enum CommandLineTool {
         DiffCommand.self,
         GoldenCommand.self,
         LayoutCommand.self,
+        ScrubCommand.self,
     ] }
 
     static var overview: String {

@@ -42,9 +42,12 @@ enum DiffCommand: Command {
             "decode": {"param.acme.company": "0xABCD",        options for the capture decoder
                        "layouts": ["../layouts/a.json"],      a list, or one string with commas
                        "param.pin_characteristic": "…"},      a layout parameter
+            "scrub": {"seed": 1},                             decode the capture scrubbed
             "captures": {"idle.btsnoop": {"allow_empty": true}}   rules for one capture here
           }
         "tolerance" may also be a plain number (for every number); decode values are strings.
+        "scrub" decodes each capture as 'bluetape scrub --seed N' would write it (also "names",
+        "keep_oui", "values": "UUID,…"), so that goldens hold pseudonyms and name no real device.
         Files that decode names ("layouts", "gatt") are relative to the golden.json itself.
         "captures" names files of the golden.json's own directory: "allow_empty" lets a capture
         that gives no readings pass 'golden check --strict' with its empty golden.

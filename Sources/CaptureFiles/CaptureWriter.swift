@@ -12,14 +12,22 @@ public struct CaptureWriteError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var reason: String
     public var description: String { "\(path): cannot write (\(reason))" }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }
 
-/// Writes captures: btsnoop (datalinks 1001, 1002, 2001) and pcap (link types 187, 201, 254, or
-/// any link-layer type for link-layer records). The inverse of `CaptureReader` for those formats.
+/// Writes captures: btsnoop (datalinks 1001, 1002, 2001), pcap (link types 187, 201, 254, or
+/// any link-layer type for link-layer records) and PacketLogger (either byte order). The inverse of
+/// `CaptureReader` for those formats.
 public final class CaptureWriter {
     public enum Format: Sendable, Hashable {
         case btsnoop(LinkType)
         case pcap(LinkType)
+        /// Apple PacketLogger: no file header; big-endian as BTstack writes it, little as PacketLogger.app.
+        case packetLogger(bigEndian: Bool)
     }
 
     public let format: Format
@@ -64,6 +72,8 @@ public final class CaptureWriter {
             guard link == .h4 || link == .h4WithPHDR || link == .linuxMonitor || link.isLinkLayer else {
                 throw CaptureWriteError(path: path, reason: "pcap link type \(link.rawValue) cannot be written")
             }
+        case .packetLogger:
+            break
         }
     }
 
@@ -81,6 +91,8 @@ public final class CaptureWriter {
             buffer.u32le(0)  // sigfigs
             buffer.u32le(262_144)  // snaplen
             buffer.u32le(link.rawValue)
+        case .packetLogger:
+            break
         }
     }
 
@@ -88,6 +100,11 @@ public final class CaptureWriter {
     public var bytes: [UInt8] { flushed + buffer.bytes }
 
     public func write(_ record: StoredRecord) throws(CaptureWriteError) {
+        if case .packetLogger = format {
+            return try writePacketLogger(
+                type: record.linkType == .packetLogger ? UInt8(truncatingIfNeeded: record.sourceType) : nil,
+                kind: record.kind, direction: record.direction, timestamp: record.timestamp, payload: record.payload)
+        }
         try write(
             kind: record.kind, direction: record.direction, adapter: record.adapter, timestamp: record.timestamp,
             payload: record.payload, originalLength: record.originalLength,
@@ -95,6 +112,11 @@ public final class CaptureWriter {
     }
 
     public func write(_ record: CaptureRecord) throws(CaptureWriteError) {
+        if case .packetLogger = format {
+            return try writePacketLogger(
+                type: record.linkType == .packetLogger ? UInt8(truncatingIfNeeded: record.sourceType) : nil,
+                kind: record.kind, direction: record.direction, timestamp: record.timestamp, payload: record.payload)
+        }
         try write(
             kind: record.kind, direction: record.direction, adapter: record.adapter, timestamp: record.timestamp,
             payload: record.payload, originalLength: record.originalLength,
@@ -109,6 +131,9 @@ public final class CaptureWriter {
     ) throws(CaptureWriteError) {
         let original = max(originalLength ?? payload.count, payload.count)
         switch format {
+        case .packetLogger:
+            try writePacketLogger(type: nil, kind: kind, direction: direction, timestamp: timestamp, payload: payload)
+            return
         case .btsnoop(let link):
             var prefix: [UInt8] = []
             var flags: UInt32
@@ -157,6 +182,52 @@ public final class CaptureWriter {
         buffer.append(payload)
         recordsWritten += 1
         if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// One PacketLogger record: length (of what follows it), seconds, microseconds, type, packet.
+    /// `type` is the record's own when it came from a PacketLogger file (notes, LMP and the rest
+    /// keep theirs); otherwise it follows from kind and direction.
+    private func writePacketLogger<Bytes: Collection<UInt8>>(
+        type: UInt8?, kind: RecordKind, direction: Direction, timestamp: Int64, payload: Bytes
+    ) throws(CaptureWriteError) {
+        guard case .packetLogger(let bigEndian) = format else { return }
+        let code: UInt8
+        if let type {
+            code = type
+        } else {
+            switch kind {
+            case .command: code = 0x00
+            case .event: code = 0x01
+            case .acl: code = direction == .received ? 0x03 : 0x02
+            case .sco: code = direction == .received ? 0x09 : 0x08
+            case .note: code = 0xFC
+            default:
+                throw CaptureWriteError(path: path, reason: "a \(kind.name) record has no place in a PacketLogger file")
+            }
+        }
+        guard payload.count <= maximumRecordLength else {
+            throw CaptureWriteError(path: path, reason: "a record of \(payload.count) bytes is too long for PacketLogger")
+        }
+        // A record the reader found without a type byte (length 8) is written back without one.
+        let hasType = !(type == 0xFF && kind == .other && payload.isEmpty)
+        let seconds = timestamp >= 0 ? timestamp / 1_000_000 : (timestamp - 999_999) / 1_000_000
+        let fields = [
+            UInt32(8 + (hasType ? 1 : 0) + payload.count), UInt32(truncatingIfNeeded: seconds),
+            UInt32(timestamp - seconds * 1_000_000),
+        ]
+        for field in fields {
+            if bigEndian { buffer.u32be(field) } else { buffer.u32le(field) }
+        }
+        if hasType { buffer.u8(code) }
+        buffer.append(payload)
+        recordsWritten += 1
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// Whether a PacketLogger capture starting with `head` (its first records) is big-endian, as the
+    /// reader decides it; nil when it does not look like PacketLogger.
+    public static func packetLoggerIsBigEndian(_ head: [UInt8]) -> Bool? {
+        PacketLoggerReader.recognise(InputBuffer(bytes: head))
     }
 
     private func flush() throws(CaptureWriteError) {

@@ -10,13 +10,17 @@ import JSON
 ///   "ignore": ["ts", "rssi"],
 ///   "tolerance": {"*": 1e-6, "temperature_c": 0.05},
 ///   "decode": {"param.acme.company": "0xABCD", "layouts": ["../layouts/a.json"], "param.pin": "1234"},
+///   "scrub": {"seed": 1},
 ///   "captures": {"idle.btsnoop": {"allow_empty": true}}
 /// }
 /// ```
 /// Every key is optional. `tolerance` is also accepted as a plain number (for every number);
 /// `decode` values are strings (numbers and booleans are taken as written), and `layouts` a list
-/// of files or one string of them separated by commas. `captures` holds rules for single captures
-/// of this directory, by file name; they apply to that capture only, and are not inherited.
+/// of files or one string of them separated by commas. `scrub` asks for the capture to be
+/// scrubbed before it is decoded (`bluetape scrub`'s options: seed, names, keep_oui, values), so
+/// that goldens name no real device; its entries reach the decoder as decode options named
+/// `scrub.<name>`. `captures` holds rules for single captures of this directory, by file name;
+/// they apply to that capture only, and are not inherited.
 public struct GoldenConfig: Sendable, Equatable {
     public static let fileName = "golden.json"
     public static let version = 1

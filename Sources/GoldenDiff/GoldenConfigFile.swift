@@ -10,7 +10,7 @@ extension GoldenConfig {
         return try parse(try Files.read(path), file: path)
     }
 
-    static let knownKeys = "version, align, ignore, tolerance, decode, captures"
+    static let knownKeys = "version, align, ignore, tolerance, decode, scrub, captures"
 
     /// Reads a `golden.json`; errors name the file and the line.
     public static func parse(_ bytes: [UInt8], file: String) throws(GoldenError) -> GoldenConfig {
@@ -51,6 +51,8 @@ extension GoldenConfig {
                 try parseTolerance(value, into: &config) { fail($0 == nil ? path : path + "." + $0!, $1) }
             case "decode":
                 try parseDecode(value, into: &config) { fail($0 == nil ? path : path + "." + $0!, $1) }
+            case "scrub":
+                try parseScrub(value, into: &config) { fail($0 == nil ? path : path + "." + $0!, $1) }
             case "captures":
                 try parseCaptures(value, into: &config, directory: directory(of: file)) {
                     fail($0 == nil ? path : path + "." + $0!, $1)
@@ -65,6 +67,25 @@ extension GoldenConfig {
 
     /// Decode options that name files (`layouts`, a comma-separated list, and `gatt`).
     static let fileOptions = ["layouts", "gatt"]
+
+    /// `"scrub": {"seed": 1, …}`: `bluetape scrub`'s options, passed on as decode options named
+    /// `scrub.<name>` (and `scrub` itself, so that the decoder knows to scrub).
+    private static func parseScrub(
+        _ value: JSONValue, into config: inout GoldenConfig, _ fail: (String?, String) -> GoldenError
+    ) throws(GoldenError) {
+        guard let options = value.object else {
+            throw fail(nil, "\"scrub\" must be an object of option names and values")
+        }
+        config.decodeOptions["scrub"] = "true"
+        for (name, option) in options.entries {
+            switch option {
+            case .string(let text): config.decodeOptions["scrub." + name] = text
+            case .number(let text): config.decodeOptions["scrub." + name] = text
+            case .bool(let flag): config.decodeOptions["scrub." + name] = flag ? "true" : "false"
+            default: throw fail(name, "scrub option \"\(name)\" must be a string, number or boolean")
+            }
+        }
+    }
 
     private static func parseDecode(
         _ value: JSONValue, into config: inout GoldenConfig, _ fail: (String?, String) -> GoldenError

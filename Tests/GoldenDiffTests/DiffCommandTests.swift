@@ -315,6 +315,7 @@ struct DiffCommandTests {
         #expect(code == 0)
         #expect(out.contains(#""tolerance": {"*": 1e-6, "temperature_c": 0.05},  absolute; "*" is every number"#))
         #expect(out.contains(#""decode": {"param.acme.company": "0xABCD",        options for the capture decoder"#))
+        #expect(out.contains(#""scrub": {"seed": 1},                             decode the capture scrubbed"#))
         #expect(out.contains(#""captures": {"idle.btsnoop": {"allow_empty": true}}   rules for one capture here"#))
     }
 }

@@ -156,7 +156,7 @@ struct GoldenCheckTests {
         #expect(out == "")
         #expect(
             err
-                == "error: \(dir)/golden.json:3: unknown key \"tolerence\" (known: version, align, ignore, tolerance, decode, captures)\n"
+                == "error: \(dir)/golden.json:3: unknown key \"tolerence\" (known: version, align, ignore, tolerance, decode, scrub, captures)\n"
         )
 
         workspace.write("golden.json", "{\"tolerance\": {\"temperature_c\": -1}}")

@@ -107,7 +107,7 @@ struct GoldenRulesTests {
         workspace.golden("env.btsnoop", Sample.all)
         let cases: [(String, String)] = [
             ("{\n  \"ignore\": [\"ts\"],\n  \"tolerence\": 0.1\n}\n",
-             "golden.json:3: unknown key \"tolerence\" (known: version, align, ignore, tolerance, decode, captures)"),
+             "golden.json:3: unknown key \"tolerence\" (known: version, align, ignore, tolerance, decode, scrub, captures)"),
             (#"{"tolerance": {"temperature_c": -1}}"#, "golden.json:1: a tolerance must be a number, 0 or more"),
             ("{\"align\": \n \"time\"}", #"golden.json:2: "align" must be "frame" or "sequence""#),
             ("{\"version\": 1,", "golden.json:1: column 15: expected a quoted key"),

@@ -121,7 +121,7 @@ struct CommandLineUsageTests {
         #expect(
             Self.commands == [
                 "info", "events", "gatt", "decode", "decoders", "payload", "check", "synth", "replay", "capture", "diff",
-                "golden", "layout",
+                "golden", "layout", "scrub",
             ])
     }
 
