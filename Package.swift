@@ -37,10 +37,22 @@ let package = Package(
         .target(name: "Handoff"),
         .target(name: "Replay", dependencies: ["CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff"]),
         .target(
+            name: "Statistics",
+            dependencies: [
+                "BluetoothPackets", "BluetoothTracking", "CaptureFiles", "ByteReading", "PayloadDecoders", "Layouts", "Readings",
+                "JSON",
+            ],
+            swiftSettings: streaming),
+        .target(
+            name: "Report",
+            dependencies: ["BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "Readings", "Statistics"],
+            swiftSettings: streaming),
+        .target(
             name: "BluetapeCLI",
             dependencies: [
                 "CaptureFiles", "JSON", "BluetoothTracking", "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts",
                 "Readings", "Synthesis", "Handoff", "Replay", "FileAccess", "CPcap",
+                "Statistics", "Report",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -72,6 +84,17 @@ let package = Package(
             dependencies: [
                 "ByteReading", "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput", "PayloadDecoders",
                 "Layouts", "JSON", "Readings", "Synthesis", "GoldenDiff", "BluetapeCLI", "TestSupport",
+            ]),
+        .testTarget(
+            name: "StatisticsTests",
+            dependencies: [
+                "Statistics", "BluetoothTracking", "BluetoothPackets", "Readings", "PayloadDecoders", "BluetapeCLI", "JSON",
+                "TestSupport",
+            ]),
+        .testTarget(
+            name: "ReportTests",
+            dependencies: [
+                "Report", "Statistics", "BluetoothTracking", "Readings", "PayloadDecoders", "BluetapeCLI", "JSON", "TestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]
