@@ -38,8 +38,9 @@ struct CaptureFeed {
     }
 
     /// Reads a capture: every event goes to `event`, every reading (with what it broke of its
-    /// layout's rules) to `reading`. Reading and tracking, decoding with `event`, and `reading`
-    /// run on three threads where there are cores for it, each seeing its items in order.
+    /// layout's rules) to `reading`. Reading and tracking with `event`, decoding, and `reading`
+    /// run on three threads where there are cores for it, each seeing its items in order:
+    /// decoding costs the most, so it has a thread to itself.
     /// Returns the tracker's statistics and the rule checker's summary.
     func run(
         _ reader: CaptureReader, event: (Event) -> Void, reading: (Reading, [RuleViolation]) -> Void
@@ -61,9 +62,11 @@ struct CaptureFeed {
         let tracker = setup.tracker
         let statistics = Handoff.run { emitReading, readingsCancelled in
             Handoff.run { emitEvent, eventsCancelled in
-                EventStream.read(reader, options: tracker, stop: eventsCancelled) { emitEvent($0) }
+                EventStream.read(reader, options: tracker, stop: eventsCancelled) { e in
+                    event(e)
+                    emitEvent(e)
+                }
             } consume: { (e: Event) in
-                event(e)
                 decoding.consume(e, emitReading)
                 return !readingsCancelled()
             }

@@ -20,7 +20,7 @@ enum StatsCommand: Command {
             min, median and max; with --layout rules, how many readings broke each rule.
 
             Memory stays flat on captures of any size: quantiles are exact up to 512–1024 values
-            and within ±0.5% beyond (marked "approximate" in JSON). With --json, one object per
+            and within ±0.4% beyond (marked "approximate" in JSON). With --json, one object per
             capture, one per line. Exit code 3 when a capture is damaged (what could be read is
             still summarized).
             """,

@@ -37,8 +37,11 @@ public struct ColumnGrid<Cell: GridCell>: Sendable {
         if index < first {
             cells.insert(contentsOf: repeatElement(Cell.empty, count: Int(first - index)), at: 0)
             first = index
-        } else if index >= first + Int64(cells.count) {
-            cells.append(contentsOf: repeatElement(Cell.empty, count: Int(index - first) - cells.count + 1))
+        } else {
+            // Later than every cell (the usual way of time): one empty cell per column skipped.
+            let end = Int(index - first)
+            while cells.count < end { cells.append(Cell.empty) }
+            cells.append(Cell.empty)
         }
         cells[Int(index - first)].add(item)
     }
@@ -47,7 +50,11 @@ public struct ColumnGrid<Cell: GridCell>: Sendable {
     private mutating func coarsen() {
         let newFirst = first >> 1
         let newLast = (first + Int64(cells.count) - 1) >> 1
-        var merged = [Cell](repeating: Cell.empty, count: Int(newLast - newFirst) + 1)
+        // Full size at once: the grid will fill it again, and one allocation per doubling keeps
+        // the heap from fragmenting into many half-used arrays.
+        var merged = [Cell]()
+        merged.reserveCapacity(capacity)
+        merged.append(contentsOf: repeatElement(Cell.empty, count: Int(newLast - newFirst) + 1))
         for (offset, cell) in cells.enumerated() where !cell.isEmpty {
             merged[Int(((first + Int64(offset)) >> 1) - newFirst)].merge(cell)
         }
@@ -97,12 +104,15 @@ public protocol GridCell: Sendable {
 public struct TimedValue: Sendable, Hashable {
     public var time: Int64
     public var value: Double
-    public var frame: Int
+    /// Kept in 32 bits: a grid holds a thousand cells of two values for every plotted series.
+    private var storedFrame: Int32
+
+    public var frame: Int { Int(storedFrame) }
 
     public init(time: Int64, value: Double, frame: Int) {
         self.time = time
         self.value = value
-        self.frame = frame
+        storedFrame = Int32(clamping: frame)
     }
 }
 
@@ -110,7 +120,9 @@ public struct TimedValue: Sendable, Hashable {
 public struct MinMaxCell: GridCell {
     public var low: TimedValue
     public var high: TimedValue
-    public var count: Int
+    private var storedCount: Int32
+
+    public var count: Int { Int(storedCount) }
 
     public static let empty = MinMaxCell(TimedValue(time: 0, value: 0, frame: 0), count: 0)
     public var isEmpty: Bool { count == 0 }
@@ -120,26 +132,26 @@ public struct MinMaxCell: GridCell {
     init(_ item: TimedValue, count: Int) {
         low = item
         high = item
-        self.count = count
+        storedCount = Int32(clamping: count)
     }
 
     public mutating func add(_ item: TimedValue) {
-        guard count > 0 else {
+        guard storedCount > 0 else {
             self = MinMaxCell(item)
             return
         }
-        count += 1
+        if storedCount < .max { storedCount += 1 }
         if item.value < low.value { low = item }
         if item.value > high.value { high = item }
     }
 
     public mutating func merge(_ later: MinMaxCell) {
         guard later.count > 0 else { return }
-        guard count > 0 else {
+        guard storedCount > 0 else {
             self = later
             return
         }
-        count += later.count
+        storedCount = Int32(clamping: Int(storedCount) + Int(later.storedCount))
         if later.low.value < low.value { low = later.low }
         if later.high.value > high.value { high = later.high }
     }

@@ -1,5 +1,6 @@
 import BluetoothPackets
 import BluetoothTracking
+import Statistics
 
 /// What the report draws from the event stream of one capture: per device its RSSI over time,
 /// when it advertised, and when it was connected. Memory is bounded per device (grids of fixed
@@ -38,7 +39,7 @@ public struct EventTrack: Sendable {
     public private(set) var firstTimestamp: Int64?
     public private(set) var lastTimestamp: Int64?
 
-    private var index: [BluetoothAddress: Int] = [:]
+    private var index = AddressIndex()
     /// Open connections by (adapter, handle): device and span.
     private var open: [UInt32: (device: Int, span: Int)] = [:]
     private var overflow: Set<BluetoothAddress> = []

@@ -246,9 +246,12 @@ struct LineChart {
         out.raw("</ul>")
     }
 
-    /// A value for the hover: integers exactly, others to 7 significant digits.
+    /// A value for the hover: integers exactly, others as short as they round-trip, or to 7
+    /// significant digits when that is long (a product such as 46.199999999999996).
     static func valueText(_ value: Double) -> String {
         if value == value.rounded(), value.magnitude < 1e15 { return String(Int64(value)) }
+        let text = value.description
+        if text.utf8.count <= 9, !text.contains("e") { return text }
         return Formatting.short(value, significant: 7)
     }
 }

@@ -137,6 +137,7 @@ enum PageAssets {
             out.setAttribute("data-timelines", document.querySelectorAll("figure.timeline").length);
             out.setAttribute("data-series", series);
             out.setAttribute("data-points", points);
+            out.setAttribute("data-height", Math.ceil(document.documentElement.scrollHeight));
             out.setAttribute("data-problems", problems.concat(errors).join("; "));
             out.setAttribute("data-ok", problems.length === 0 && errors.length === 0 ? "true" : "false");
           }

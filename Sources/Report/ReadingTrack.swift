@@ -92,7 +92,7 @@ public struct MarkerCell: GridCell {
 /// What the report draws from the readings of one capture: one plot per (device, numeric field),
 /// one series per decoder in it, with the rule violations and golden differences on the curve.
 public struct ReadingTrack: Sendable {
-    /// Series drawn; readings of further ones are counted in `seriesNotDrawn`.
+    /// Series drawn; values of further ones are counted in `valuesNotDrawn`.
     public static let maximumSeries = 768
     /// Violations and golden differences listed in the report's tables.
     public static let maximumListed = 500
@@ -108,17 +108,29 @@ public struct ReadingTrack: Sendable {
         public fileprivate(set) var markers = [ColumnGrid<MarkerCell>](repeating: ColumnGrid(capacity: 256), count: Marker.Kind.allCases.count)
         public fileprivate(set) var markerCounts = [Int](repeating: 0, count: Marker.Kind.allCases.count)
         fileprivate var lastTime: Int64?
+
+        fileprivate mutating func add(_ time: Int64, _ value: Double, _ frame: Int) {
+            values.add(time, TimedValue(time: time, value: value, frame: frame))
+            count += 1
+            if value < minimum { minimum = value }
+            if value > maximum { maximum = value }
+            if let last = lastTime, time >= last { spacing.add(micros: time - last) }
+            lastTime = time
+        }
     }
 
     public struct Plot: Sendable {
         public let device: BluetoothAddress?
         public let field: String
         public let unit: String?
-        public fileprivate(set) var series: [Series] = []
+        /// Its series, as indices into `ReadingTrack.series`.
+        public fileprivate(set) var seriesIndices: [Int] = []
     }
 
     public private(set) var plots: [Plot] = []
-    public private(set) var seriesNotDrawn = 0
+    /// Every plot's series, in one array (so that adding a value is one access, not two).
+    public private(set) var series: [Series] = []
+    public private(set) var valuesNotDrawn = 0
     public private(set) var violations: [RuleViolation] = []
     public private(set) var violationCount = 0
     public private(set) var differences: [GoldenDifference] = []
@@ -129,20 +141,16 @@ public struct ReadingTrack: Sendable {
     private var golden: [Int: [GoldenDifference]] = [:]
     private var missing: [GoldenDifference] = []
 
-    private struct GroupKey: Hashable {
-        var address: BluetoothAddress?
-        var decoder: String
-    }
-
     /// The plots of one device's readings from one decoder, by field position.
     private struct Group {
-        var fields: [(name: String, plot: Int, series: Int)?] = []
+        var fields: [(name: String, series: Int)?] = []
     }
 
-    private var groups: [GroupKey: Int] = [:]
+    /// Per device, its groups by decoder id.
+    private var deviceGroups = AddressIndex()
+    private var groupsOfDevice: [[(decoder: String, group: Int)]] = []
     private var groupFields: [Group] = []
     private var plotIndex: [PlotKey: Int] = [:]
-    private var seriesCount = 0
 
     private struct PlotKey: Hashable {
         var address: BluetoothAddress?
@@ -170,51 +178,68 @@ public struct ReadingTrack: Sendable {
             if !violations.isEmpty { note(violations) }
             return
         }
-        let key = GroupKey(address: reading.address, decoder: decoder)
-        let group: Int
-        if let known = groups[key] {
-            group = known
-        } else {
-            group = groupFields.count
-            groups[key] = group
-            groupFields.append(Group())
-        }
-        var touched: [(plot: Int, series: Int, value: Double, field: String)] = []
+        let group = group(reading.address, decoder)
         for (position, field) in fields.entries.enumerated() {
-            let number: Double
-            switch field.value {
-            case .int(let n): number = Double(n)
-            case .double(let d) where d.isFinite: number = d
-            default: continue
-            }
-            guard let (plot, series) = slot(group, position, field.name, reading.address, decoder) else { continue }
-            add(number, reading, plot, series)
-            touched.append((plot, series, number, field.name))
+            guard let number = Self.number(field.value),
+                let index = slot(group, position, field.name, reading.address, decoder)
+            else { continue }
+            series[index].add(reading.timestamp, number, reading.frame)
+        }
+        let differences = golden.isEmpty ? nil : golden[reading.frame]
+        guard !violations.isEmpty || differences != nil else { return }
+        // Rare: find the plots again and mark them.
+        var touched: [(series: Int, value: Double, field: String)] = []
+        for (position, field) in fields.entries.enumerated() {
+            guard let number = Self.number(field.value),
+                let index = slot(group, position, field.name, reading.address, decoder)
+            else { continue }
+            touched.append((index, number, field.name))
         }
         if !violations.isEmpty {
             note(violations)
             for violation in violations {
                 for t in touched where violation.field == nil || violation.field == t.field {
-                    mark(t.plot, t.series, Marker(kind: .violation, time: reading.timestamp, value: t.value, frame: reading.frame, text: violation.message))
+                    mark(t.series, Marker(kind: .violation, time: reading.timestamp, value: t.value, frame: reading.frame, text: violation.message))
                 }
             }
         }
-        if let differences = golden[reading.frame] {
-            let address = reading.address?.description
-            for difference in differences where difference.decoder == decoder && difference.address == address && difference.index == reading.index {
-                for t in touched {
-                    switch difference.kind {
-                    case .changed:
-                        guard let change = difference.fields.first(where: { $0.name == t.field }) else { continue }
-                        mark(t.plot, t.series, Marker(kind: .goldenChanged, time: reading.timestamp, value: t.value, frame: reading.frame, text: "golden: \(change.text)"))
-                    case .added:
-                        mark(t.plot, t.series, Marker(kind: .goldenAdded, time: reading.timestamp, value: t.value, frame: reading.frame, text: "not in the golden"))
-                    case .missing:
-                        break
-                    }
+        guard let differences else { return }
+        let address = reading.address?.description
+        for difference in differences where difference.decoder == decoder && difference.address == address && difference.index == reading.index {
+            for t in touched {
+                switch difference.kind {
+                case .changed:
+                    guard let change = difference.fields.first(where: { $0.name == t.field }) else { continue }
+                    mark(t.series, Marker(kind: .goldenChanged, time: reading.timestamp, value: t.value, frame: reading.frame, text: "golden: \(change.text)"))
+                case .added:
+                    mark(t.series, Marker(kind: .goldenAdded, time: reading.timestamp, value: t.value, frame: reading.frame, text: "not in the golden"))
+                case .missing:
+                    break
                 }
             }
         }
+    }
+
+    /// A field's value when it is a number that can be drawn.
+    static func number(_ value: FieldValue) -> Double? {
+        switch value {
+        case .int(let n): Double(n)
+        case .double(let d) where d.isFinite: d
+        default: nil
+        }
+    }
+
+    /// The group of a device's readings from one decoder, made on first sight.
+    private mutating func group(_ address: BluetoothAddress?, _ decoder: String) -> Int {
+        if let device = deviceGroups[address] {
+            for (id, group) in groupsOfDevice[device] where id == decoder { return group }
+            groupsOfDevice[device].append((decoder, groupFields.count))
+        } else {
+            deviceGroups[address] = groupsOfDevice.count
+            groupsOfDevice.append([(decoder, groupFields.count)])
+        }
+        groupFields.append(Group())
+        return groupFields.count - 1
     }
 
     /// Marks the golden's readings that the capture lacks, on the plots of their device and field.
@@ -224,9 +249,10 @@ public struct ReadingTrack: Sendable {
             let address = difference.address.flatMap { BluetoothAddress($0) }
             for field in difference.fields {
                 guard let value = field.expected, let plot = plotIndex[PlotKey(address: address, field: field.name)],
-                    let series = plots[plot].series.firstIndex(where: { $0.decoder == difference.decoder }) ?? (plots[plot].series.isEmpty ? nil : 0)
+                    let index = plots[plot].seriesIndices.first(where: { series[$0].decoder == difference.decoder })
+                        ?? plots[plot].seriesIndices.first
                 else { continue }
-                mark(plot, series, Marker(kind: .goldenMissing, time: time, value: value, frame: difference.frame, text: "in the golden, not in the capture: \(field.text)"))
+                mark(index, Marker(kind: .goldenMissing, time: time, value: value, frame: difference.frame, text: "in the golden, not in the capture: \(field.text)"))
             }
         }
         missing = []
@@ -238,35 +264,22 @@ public struct ReadingTrack: Sendable {
         for violation in found where violations.count < Self.maximumListed { violations.append(violation) }
     }
 
-    private mutating func add(_ value: Double, _ reading: Reading, _ plot: Int, _ series: Int) {
-        let time = reading.timestamp
-        plots[plot].series[series].values.add(time, TimedValue(time: time, value: value, frame: reading.frame))
-        plots[plot].series[series].count += 1
-        if value < plots[plot].series[series].minimum { plots[plot].series[series].minimum = value }
-        if value > plots[plot].series[series].maximum { plots[plot].series[series].maximum = value }
-        if let last = plots[plot].series[series].lastTime, time >= last {
-            plots[plot].series[series].spacing.add(micros: time - last)
-        }
-        plots[plot].series[series].lastTime = time
+    private mutating func mark(_ index: Int, _ marker: Marker) {
+        series[index].markers[marker.kind.rawValue].add(marker.time, marker)
+        series[index].markerCounts[marker.kind.rawValue] += 1
     }
 
-    private mutating func mark(_ plot: Int, _ series: Int, _ marker: Marker) {
-        plots[plot].series[series].markers[marker.kind.rawValue].add(marker.time, marker)
-        plots[plot].series[series].markerCounts[marker.kind.rawValue] += 1
-    }
-
-    /// The plot and series of a field, made on first sight; nil past `maximumSeries`.
+    /// The series of a field (an index into `series`), made with its plot on first sight; nil
+    /// past `maximumSeries`.
     private mutating func slot(
         _ group: Int, _ position: Int, _ name: String, _ address: BluetoothAddress?, _ decoder: String
-    ) -> (Int, Int)? {
+    ) -> Int? {
         if position < groupFields[group].fields.count, let known = groupFields[group].fields[position], known.name == name {
-            return (known.plot, known.series)
+            return known.series
         }
-        if let known = groupFields[group].fields.first(where: { $0?.name == name }), let known {
-            return (known.plot, known.series)
-        }
-        guard seriesCount < Self.maximumSeries else {
-            seriesNotDrawn += 1
+        if let known = groupFields[group].fields.first(where: { $0?.name == name }), let known { return known.series }
+        guard series.count < Self.maximumSeries else {
+            valuesNotDrawn += 1
             return nil
         }
         let key = PlotKey(address: address, field: name)
@@ -278,15 +291,15 @@ public struct ReadingTrack: Sendable {
             plotIndex[key] = plot
             plots.append(Plot(device: address, field: name, unit: unit(decoder, name) ?? Units.fromName(name)))
         }
-        plots[plot].series.append(Series(decoder: decoder))
-        seriesCount += 1
-        let entry = (name: name, plot: plot, series: plots[plot].series.count - 1)
+        plots[plot].seriesIndices.append(series.count)
+        series.append(Series(decoder: decoder))
+        let entry = (name: name, series: series.count - 1)
         while groupFields[group].fields.count <= position { groupFields[group].fields.append(nil) }
         if groupFields[group].fields[position] == nil {
             groupFields[group].fields[position] = entry
         } else {
             groupFields[group].fields.append(entry)
         }
-        return (entry.plot, entry.series)
+        return entry.series
     }
 }

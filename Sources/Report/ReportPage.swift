@@ -131,12 +131,12 @@ public enum ReportPage {
                 out.raw("><h4>")
                 out.text(address)
                 if let device, let name = names[device] { out.raw(" <span class=\"name\">"); out.text(name); out.raw("</span>") }
-                let decoders = Set(plots.flatMap { $0.series.map(\.decoder) }).sorted()
+                let decoders = Set(plots.flatMap { $0.seriesIndices.map { capture.readings.series[$0].decoder } }).sorted()
                 out.raw(" <span class=\"muted\">")
                 out.text(decoders.joined(separator: ", "))
                 out.raw("</span></h4><div class=\"plots\">")
                 for plot in plots {
-                    let series = plot.series.enumerated().map { i, s in
+                    let series = plot.seriesIndices.map { capture.readings.series[$0] }.enumerated().map { i, s in
                         LineSeries(
                             name: s.decoder, colour: Palette.series(i), grid: s.values, minimum: s.minimum, maximum: s.maximum,
                             count: s.count, gap: gap(s.spacing, shift: shift), markers: s.markers, markerCounts: s.markerCounts)
@@ -147,9 +147,9 @@ public enum ReportPage {
                 }
                 out.raw("</div></section>\n")
             }
-            if capture.readings.seriesNotDrawn > 0 {
+            if capture.readings.valuesNotDrawn > 0 {
                 out.raw("<p class=\"muted\">")
-                out.text("\(capture.readings.seriesNotDrawn) values of further fields are not drawn (at most \(ReadingTrack.maximumSeries) series per capture).")
+                out.text("\(capture.readings.valuesNotDrawn) values of further fields are not drawn (at most \(ReadingTrack.maximumSeries) series per capture).")
                 out.raw("</p>")
             }
         }

@@ -18,7 +18,7 @@ enum StatisticsTables {
             rows.append(("span", "\(Formatting.duration(micros: last - first)): \(Formatting.utc(micros: first)) – \(Formatting.utc(micros: last))"))
         }
         let adverts = s.events.devices.reduce(0) { $0 + $1.adverts } + s.events.otherDeviceAdverts
-        rows.append(("devices", "\(s.events.devices.count + s.events.otherDevices) devices, \(adverts) adverts"))
+        rows.append(("devices", "\(plural(s.events.devices.count + s.events.otherDevices, "device")), \(plural(adverts, "advert"))"))
         rows.append(("connections", "\(s.events.connections.count + s.events.connectionsNotListed)"))
         let decoders = s.readings.decoders.map { "\($0.id) \($0.readings)" }.joined(separator: ", ")
         rows.append(("readings", "\(readings)" + (decoders.isEmpty ? "" : " (\(decoders))") + ", \(plots) plots"))
@@ -157,7 +157,7 @@ enum StatisticsTables {
         for d in s.readings.decoders {
             var title = "\(d.readings) readings"
             if d.payloads != d.readings { title += " (\(d.payloads) payloads)" }
-            title += ", \(d.errors) decode errors, \(d.devices) devices"
+            title += ", \(plural(d.errors, "decode error")), \(plural(d.devices, "device"))"
             out.raw("<tr class=\"group\"><td>")
             out.text(d.id)
             out.raw("</td><td colspan=\"5\">")
@@ -167,7 +167,7 @@ enum StatisticsTables {
                 let v = field.values
                 row(
                     ["", field.name, "\(v.count)", Formatting.short(v.minimum, significant: 7),
-                     (v.median.map { Formatting.short($0, significant: 7) } ?? "") + (v.isExact ? "" : " ±0.5%"),
+                     (v.median.map { Formatting.short($0, significant: 7) } ?? "") + (v.isExact ? "" : " ±0.4%"),
                      Formatting.short(v.maximum, significant: 7)], numeric: [2, 3, 4, 5], into: &out)
             }
         }
@@ -208,6 +208,8 @@ enum StatisticsTables {
         }
         footer(notListed: track.differenceCount - track.differences.count, "differences", into: &out)
     }
+
+    static func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     static func parameters(_ p: ConnectionStatistics.Parameters) -> String {
         "\(Formatting.short(p.intervalMilliseconds)) ms, latency \(p.latency), timeout \(p.timeoutMilliseconds) ms"

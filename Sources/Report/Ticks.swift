@@ -43,9 +43,10 @@ public struct Ticks: Sendable, Equatable {
             k += 1
         }
         let labels = values.map { label($0, decimals: decimals) }
+        // Rounding can put a tick a hair inside the range it was to cover: the range stays whole.
         return Ticks(
-            values: values, labels: labels, step: step, low: extend ? first * step : low,
-            high: extend ? last * step : high)
+            values: values, labels: labels, step: step, low: extend ? min(first * step, low) : low,
+            high: extend ? max(last * step, high) : high)
     }
 
     /// The smallest of 1, 2, 5 × 10^k that is at least `raw`.

@@ -28,7 +28,7 @@ public struct EventStatistics: Sendable {
     /// Diagnostics by id ("att.response_without_request"), in the order first seen.
     public private(set) var diagnostics: [(id: String, count: Int)] = []
 
-    private var deviceIndex: [BluetoothAddress: Int] = [:]
+    private var deviceIndex = AddressIndex()
     private var adapterIndex: [UInt16: Int] = [:]
     private var lastAdapter: Int?
     /// Open connections by (adapter, handle), pointing into `connections`, or -1 when not listed.
@@ -103,7 +103,8 @@ public struct EventStatistics: Sendable {
     /// Sorts what was collected for output: devices by adverts, connections by start.
     public mutating func finish() {
         devices.sort { ($0.adverts, $1.firstFrame) > ($1.adverts, $0.firstFrame) }
-        deviceIndex = Dictionary(uniqueKeysWithValues: devices.enumerated().map { ($0.element.address, $0.offset) })
+        deviceIndex = AddressIndex()
+        for (i, device) in devices.enumerated() { deviceIndex[device.address] = i }
         adapters.sort { $0.adapter < $1.adapter }
         adapterIndex = Dictionary(uniqueKeysWithValues: adapters.enumerated().map { ($0.element.adapter, $0.offset) })
         lastAdapter = nil

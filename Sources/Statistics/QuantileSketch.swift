@@ -1,15 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Quantiles of a stream of numbers in bounded memory.
 ///
 /// The first `exactCapacity` values (1024 unless told) are kept as they are, and quantiles of them are exact. Past
-/// that the values go into logarithmic buckets (the DDSketch scheme): a bucket holds the values
-/// between γ^(i-1) and γ^i, γ = (1 + α) / (1 - α), so any quantile comes back within a relative
-/// error α of a value of the right rank. At most `maximumBuckets` buckets per sign are kept; when
+/// that the values go into logarithmic buckets: 128 per power of two (the float's exponent and the
+/// top seven bits of its mantissa, so no logarithm is computed), each at most 1/128 wide relative
+/// to its lower edge, and a quantile comes back as the middle of the bucket holding the value of
+/// the right rank: within a relative error α = 1/256 of it. At most `maximumBuckets` buckets per
+/// sign are kept (32 powers of two); when
 /// values span more than that, the buckets nearest zero are merged, and only quantiles that
 /// fall among those smallest magnitudes lose the guarantee. Minimum, maximum, count and sum are
 /// always exact.
@@ -17,8 +13,10 @@ public struct QuantileSketch: Sendable {
     /// Values kept exactly by default.
     public static let defaultExactCapacity = 1024
     /// α: the relative error of a quantile once the sketch has left its exact mode.
-    public static let relativeAccuracy = 0.005
-    public static let maximumBuckets = 2048
+    public static let relativeAccuracy = 1.0 / 256
+    public static let maximumBuckets = 4096
+    /// Buckets per power of two, as bits of the mantissa.
+    static let mantissaBits: UInt64 = 7
 
     public private(set) var count = 0
     public private(set) var minimum = Double.infinity
@@ -30,9 +28,6 @@ public struct QuantileSketch: Sendable {
     private var negative = LogBuckets()
     private var zeros = 0
     private var bucketed = false
-
-    static let gamma = (1 + relativeAccuracy) / (1 - relativeAccuracy)
-    static let logGamma = log(gamma)
 
     /// How many values are kept as they are before the buckets take over.
     public let exactCapacity: Int
@@ -94,7 +89,7 @@ public struct QuantileSketch: Sendable {
             zeros += 1
             return
         }
-        let index = Int((log(magnitude) / Self.logGamma).rounded(.up))
+        let index = Self.index(magnitude)
         if value > 0 { positive.add(index: index) } else { negative.add(index: index) }
     }
 
@@ -141,10 +136,19 @@ public struct QuantileSketch: Sendable {
 
     private func clamp(_ value: Double) -> Double { min(max(value, minimum), maximum) }
 
-    /// The value whose relative distance to both ends of bucket `index` is α.
+    /// The bucket of a positive normal magnitude: its exponent and the top bits of its mantissa.
+    @inline(__always)
+    static func index(_ magnitude: Double) -> Int {
+        Int(truncatingIfNeeded: magnitude.bitPattern >> (52 - mantissaBits))
+    }
+
+    /// The middle of bucket `index`.
     static func representative(_ index: Int) -> Double {
         if index == LogBuckets.top { return .infinity }
-        return 2 * pow(gamma, Double(index)) / (gamma + 1)
+        let exponent = UInt(index >> Int(mantissaBits))
+        let step = Int(1 << mantissaBits)
+        let lower = Double(sign: .plus, exponentBitPattern: exponent, significandBitPattern: 0)
+        return lower * (1 + (Double(index & (step - 1)) + 0.5) / Double(step))
     }
 
     /// Quantile of sorted values, interpolating between the nearest ranks.
@@ -165,7 +169,7 @@ struct LogBuckets: Sendable {
     /// The index infinities are counted under, above every finite bucket.
     static let top = Int.max
 
-    private var counts: [Int] = []
+    private var counts: [Int32] = []
     private var offset = 0
     private var infinities = 0
 
@@ -194,7 +198,7 @@ struct LogBuckets: Sendable {
                 // Make room by merging the lowest buckets into the lowest one kept.
                 let newOffset = index + 1 - QuantileSketch.maximumBuckets
                 let cut = min(newOffset - offset, counts.count)
-                let merged = counts[0..<cut].reduce(0, +)
+                let merged = counts[0..<cut].reduce(Int32(0), +)
                 counts.removeFirst(cut)
                 if counts.isEmpty { counts = [merged] } else { counts[0] += merged }
                 offset = newOffset
@@ -205,7 +209,7 @@ struct LogBuckets: Sendable {
     }
 
     func ascending() -> [(Int, Int)] {
-        var result = counts.enumerated().compactMap { $0.element > 0 ? (offset + $0.offset, $0.element) : nil }
+        var result = counts.enumerated().compactMap { $0.element > 0 ? (offset + $0.offset, Int($0.element)) : nil }
         if infinities > 0 { result.append((Self.top, infinities)) }
         return result
     }

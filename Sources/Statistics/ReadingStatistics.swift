@@ -40,7 +40,8 @@ public struct ReadingStatistics: Sendable {
 
     private var decoderIndex: [String: Int] = [:]
     /// Per device: readings by decoder index.
-    private var perDevice: [BluetoothAddress: [Int: Int]] = [:]
+    private var deviceIndex = AddressIndex()
+    private var perDevice: [(address: BluetoothAddress, counts: [(decoder: Int, readings: Int)])] = []
     private var last: (id: String, index: Int)?
 
     public init() {}
@@ -61,17 +62,30 @@ public struct ReadingStatistics: Sendable {
         }
         decoders[index].readings += 1
         decoders[index].payloads += max(1, reading.repeats ?? 1)
-        if let address = reading.address {
-            let before = perDevice[address]?[index] ?? 0
-            if before == 0 { decoders[index].devices += 1 }
-            if before > 0 || perDevice.count < EventStatistics.maximumDevices || perDevice[address] != nil {
-                perDevice[address, default: [:]][index] = before + 1
-            }
-        }
+        if let address = reading.address { count(address, index) }
         switch reading.outcome {
         case .fields(let fields): add(fields, to: index)
         case .error: decoders[index].errors += 1
         case .undecoded: break
+        }
+    }
+
+    /// Counts a reading of decoder `index` for its device.
+    private mutating func count(_ address: BluetoothAddress, _ index: Int) {
+        var device = deviceIndex[address]
+        if device == nil {
+            // Devices past the limit are not told apart (the device statistics stop there too).
+            guard perDevice.count < EventStatistics.maximumDevices else { return }
+            device = perDevice.count
+            deviceIndex[address] = perDevice.count
+            perDevice.append((address, []))
+        }
+        let d = device!
+        if let i = perDevice[d].counts.firstIndex(where: { $0.decoder == index }) {
+            perDevice[d].counts[i].readings += 1
+        } else {
+            perDevice[d].counts.append((index, 1))
+            decoders[index].devices += 1
         }
     }
 
@@ -125,7 +139,8 @@ public struct ReadingStatistics: Sendable {
 
     /// The decoders that matched a device's payloads, with their reading counts, most first.
     public func decoders(of address: BluetoothAddress) -> [(id: String, readings: Int)] {
-        guard let counts = perDevice[address] else { return [] }
-        return counts.map { (decoders[$0.key].id, $0.value) }.sorted { ($0.readings, $1.id) > ($1.readings, $0.id) }
+        guard let device = deviceIndex[address] else { return [] }
+        return perDevice[device].counts.map { (decoders[$0.decoder].id, $0.readings) }
+            .sorted { ($0.readings, $1.id) > ($1.readings, $0.id) }
     }
 }

@@ -90,7 +90,7 @@ public enum StatisticsJSON {
         }
         w.endObject()
         w.key("interval_ms")
-        summary(d.interval, scale: 1e-3, &w)
+        summary(d.interval, divisor: 1000, &w)
         w.key("rssi")
         w.beginObject()
         w.key("count")
@@ -273,7 +273,7 @@ public enum StatisticsJSON {
         w.key("bytes_received")
         w.int(c.bytesReceived)
         w.key("response_latency_ms")
-        summary(c.latency, scale: 1e-3, &w)
+        summary(c.latency, divisor: 1000, &w)
         w.key("att_errors")
         w.beginArray()
         for (error, count) in c.errors.sorted(by: { ($0.key.requestOpcode, $0.key.code) < ($1.key.requestOpcode, $1.key.code) }) {
@@ -337,7 +337,7 @@ public enum StatisticsJSON {
         }
         w.endObject()
         w.key("command_latency_ms")
-        summary(a.commandLatency, scale: 1e-3, &w)
+        summary(a.commandLatency, divisor: 1000, &w)
         w.key("failed_commands")
         w.int(a.failedCommands)
         w.endObject()
@@ -359,7 +359,7 @@ public enum StatisticsJSON {
         w.beginObject()
         for field in d.fields where field.values.count > 0 {
             w.key(escaping: field.name)
-            summary(field.values, scale: 1, &w)
+            summary(field.values, divisor: 1, &w)
         }
         w.endObject()
         if !d.rules.isEmpty {
@@ -390,9 +390,9 @@ public enum StatisticsJSON {
         w.endObject()
     }
 
-    /// count, min, p5, median, p95, max of a sketch, times `scale`; "approximate" once the sketch
-    /// has left its exact mode.
-    static func summary(_ sketch: QuantileSketch, scale: Double, _ w: inout JSONWriter) {
+    /// count, min, p5, median, p95, max of a sketch, divided by `divisor` (1000: µs to ms);
+    /// "approximate" once the sketch has left its exact mode.
+    static func summary(_ sketch: QuantileSketch, divisor: Double, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("count")
         w.int(sketch.count)
@@ -403,7 +403,7 @@ public enum StatisticsJSON {
             ]
             for (name, value) in values {
                 w.key(name)
-                if let value { w.double(scale == 1 ? value : rounded(value * scale)) } else { w.null() }
+                if let value { w.double(value / divisor) } else { w.null() }
             }
             if !sketch.isExact {
                 w.key("approximate")

@@ -165,7 +165,7 @@ public enum StatisticsText {
                     out.line(
                         "  " + pad(field.name, width) + pad("\(v.count)", 9) + pad(Formatting.short(v.minimum, significant: 7), 12)
                             + pad(v.median.map { Formatting.short($0, significant: 7) } ?? "", 12)
-                            + Formatting.short(v.maximum, significant: 7) + (v.isExact ? "" : "  (median ±0.5%)"))
+                            + Formatting.short(v.maximum, significant: 7) + (v.isExact ? "" : "  (median ±0.4%)"))
                 }
             }
             for entry in d.rules {
@@ -184,11 +184,12 @@ public enum StatisticsText {
 
     static func quantiles(_ q: QuantileSketch, unit: String, scale: Double, p5: Bool = true) -> String {
         func value(_ v: Double?) -> String { v.map { Formatting.short($0 * scale, significant: 5) } ?? "-" }
-        var parts = ["median \(value(q.median))"]
+        var parts: [String] = []
         if p5 { parts.append("p5 \(value(q.quantile(0.05)))") }
+        parts.append("median \(value(q.median))")
         parts.append("p95 \(value(q.quantile(0.95)))")
         parts.append("max \(value(q.maximum))")
-        return parts.joined(separator: ", ") + " \(unit)" + (q.isExact ? "" : " (±0.5%)")
+        return parts.joined(separator: ", ") + " \(unit)" + (q.isExact ? "" : " (±0.4%)")
     }
 
     static func parameters(_ p: ConnectionStatistics.Parameters) -> String {
