@@ -7,6 +7,7 @@ Chromium, and checks that
   - its own self-check (an <output id="self-check"> the page's script fills in) found no problem,
   - the DOM holds one plot per (device, numeric field) of the readings `bluetape decode` gives,
     with the same devices and fields, and every series has points,
+  - hovering a point shows its frame, time and value,
   - a screenshot of it is not blank.
 Screenshots are kept in OUTDIR for people to look at.
 
@@ -113,7 +114,8 @@ def check_report(bluetape, browser, out, name, captures):
     subprocess.run([bluetape, "report", "-o", page] + captures, check=True, stderr=subprocess.DEVNULL)
     url = "file://" + os.path.abspath(page)
     problems = []
-    dom_text, console = chromium(browser, "--dump-dom", url)
+    # At the screenshot's width, so that the height it measures is the screenshot's.
+    dom_text, console = chromium(browser, f"--window-size={WIDTH},2000", "--dump-dom", url)
     problems += [f"console: {line.split('CONSOLE', 1)[1]}" for line in console]
     dom = DOM()
     dom.feed(dom_text)
@@ -125,6 +127,9 @@ def check_report(bluetape, browser, out, name, captures):
         missing = [p for p in expected if p not in dom.plots]
         extra = [p for p in dom.plots if p not in expected]
         problems.append(f"plots: {len(dom.plots)} in the DOM, {len(expected)} expected; missing {missing}, extra {extra}")
+    hover = check.get("data-hover") or ""
+    if expected and not re.search(r"frame \d+ \| -?\d+\.\d{3} s \(\d\d:\d\d:\d\d\.\d{3} UTC\) \| \S+ = ", hover):
+        problems.append(f"hovering the first point shows {hover!r}, not its frame, time and value")
     if str(len(expected)) != check.get("data-reading-plots"):
         problems.append(f"self-check counted {check.get('data-reading-plots')} reading plots, expected {len(expected)}")
     empty = [s.get("data-name") for s in dom.series if int(s.get("data-points") or 0) == 0 or not s.get("data-t")]
@@ -149,7 +154,8 @@ def check_report(bluetape, browser, out, name, captures):
     except (OSError, ValueError, zlib.error) as error:
         problems.append(f"screenshot: {error}")
         rows = 0
-    summary = (f"{name}: {len(dom.plots)} plots of readings, {check.get('data-rssi-plots')} of RSSI, "
+    summary = (f"{name}: {len(dom.plots)} plot{'s' if len(dom.plots) != 1 else ''} of readings, "
+               f"{check.get('data-rssi-plots')} of RSSI, "
                f"{check.get('data-histograms')} histograms, {len(dom.series)} series, "
                f"{check.get('data-points')} points; screenshot {shot} ({rows} of {height} rows drawn)")
     return summary, problems

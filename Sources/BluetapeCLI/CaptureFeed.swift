@@ -80,6 +80,18 @@ struct CaptureFeed {
         return (statistics, checker?.summary)
     }
 
+    /// Reads a capture's events only, nothing decoded: reading and tracking on one thread,
+    /// `event` on this one.
+    func runEvents(_ reader: CaptureReader, event: (Event) -> Void) -> Tracker.Statistics {
+        let tracker = setup.tracker
+        return Handoff.run { emitEvent, cancelled in
+            EventStream.read(reader, options: tracker, stop: cancelled) { emitEvent($0) }
+        } consume: { (e: Event) in
+            event(e)
+            return true
+        }
+    }
+
     /// What the reader says about the file, once it has been read.
     static func info(_ reader: CaptureReader, path: String, records: Int) -> CaptureInfo {
         CaptureInfo(

@@ -107,6 +107,21 @@ enum PageAssets {
             });
             svg.addEventListener("mouseleave", function () { dot.setAttribute("visibility", "hidden"); tip.hidden = true; });
           }
+          // Moves the pointer onto the first point of the first plot and reads the tooltip back.
+          function hoverCheck() {
+            var svg = document.querySelector("figure.plot svg"), g = svg && svg.querySelector("g.series");
+            if (!g) return "";
+            var box = svg.getAttribute("data-box").split(" ").map(Number);
+            var xd = svg.getAttribute("data-x").split(" ").map(Number);
+            var yd = svg.getAttribute("data-y").split(" ").map(Number);
+            var t = running(numbers(g.getAttribute("data-t"))), v = numbers(g.getAttribute("data-v"));
+            var r = svg.getBoundingClientRect(), scale = r.width / svg.viewBox.baseVal.width;
+            var x = box[0] + (t[0] - xd[0]) / (xd[1] - xd[0]) * box[2], y = box[1] + (1 - (v[0] - yd[0]) / (yd[1] - yd[0])) * box[3];
+            svg.dispatchEvent(new MouseEvent("mousemove", { clientX: r.left + x * scale, clientY: r.top + y * scale }));
+            var text = tip.hidden ? "" : tip.textContent;
+            svg.dispatchEvent(new MouseEvent("mouseleave"));
+            return text.replace(/\\n/g, " | ");
+          }
           // What a test (or a person) can read back: how many plots, series and points there are,
           // and whatever looked wrong.
           function check() {
@@ -130,6 +145,7 @@ enum PageAssets {
               });
             });
             var out = document.getElementById("self-check");
+            out.setAttribute("data-hover", hoverCheck());
             out.setAttribute("data-plots", plots.length);
             out.setAttribute("data-reading-plots", document.querySelectorAll("figure.plot.reading").length);
             out.setAttribute("data-rssi-plots", document.querySelectorAll("figure.plot.rssi").length);

@@ -98,10 +98,12 @@ enum StatisticsTables {
             let pdus = c.opcodes.values.reduce(0, +)
             let seconds = Double(c.duration) / 1e6
             let rates = seconds > 0
-                ? "\(Formatting.short(Double(c.notifications) / seconds)) notify, \(Formatting.short(Double(c.indications) / seconds)) indicate"
+                ? "\(Formatting.short(Double(c.notifications) / seconds, significant: 3)) notify, "
+                    + "\(Formatting.short(Double(c.indications) / seconds, significant: 3)) indicate"
                 : ""
             let bytes = seconds > 0
-                ? "\(Formatting.short(Double(c.bytesSent) / seconds)) · \(Formatting.short(Double(c.bytesReceived) / seconds))" : ""
+                ? "\(Formatting.short(Double(c.bytesSent) / seconds, significant: 3)) · "
+                    + "\(Formatting.short(Double(c.bytesReceived) / seconds, significant: 3))" : ""
             let latency = c.latency.count > 0
                 ? [c.latency.median, c.latency.quantile(0.95), c.latency.maximum].map { Formatting.milliseconds($0 ?? 0) }
                     .joined(separator: " · ") : ""

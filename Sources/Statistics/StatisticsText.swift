@@ -100,10 +100,10 @@ public enum StatisticsText {
             if seconds > 0, c.notifications + c.indications + c.bytesSent + c.bytesReceived > 0 {
                 out.row(
                     "rates",
-                    "\(Formatting.short(Double(c.notifications) / seconds)) notifications/s, "
-                        + "\(Formatting.short(Double(c.indications) / seconds)) indications/s; value bytes/s "
-                        + "sent \(Formatting.short(Double(c.bytesSent) / seconds)), "
-                        + "received \(Formatting.short(Double(c.bytesReceived) / seconds))")
+                    "\(Formatting.short(Double(c.notifications) / seconds, significant: 3)) notifications/s, "
+                        + "\(Formatting.short(Double(c.indications) / seconds, significant: 3)) indications/s; value bytes/s "
+                        + "sent \(Formatting.short(Double(c.bytesSent) / seconds, significant: 3)), "
+                        + "received \(Formatting.short(Double(c.bytesReceived) / seconds, significant: 3))")
             }
             if c.latency.count > 0 {
                 out.row("latency", quantiles(c.latency, unit: "ms", scale: 1e-3, p5: false) + " (\(c.latency.count) responses)")

@@ -61,6 +61,15 @@ struct BrowserTests {
             "\($0.output.1) \($0.output.2)"
         }
         #expect(plots == expected)
+        // The page moves the pointer onto the first point of the first plot: the tooltip names its
+        // frame, time and value, those of the first capture's first reading.
+        let (_, decoded, _) = runTool(["decode", "--format", "jsonl", ReportCommandTests.shipped[0]])
+        let first = try #require(try jsonLines(decoded).first)
+        let field = try #require(first["fields"]?.object?.entries.first { if case .number = $0.value { true } else { false } })
+        let hover = Browser.attribute("data-hover", in: check) ?? ""
+        #expect(hover.hasPrefix("\(first["decoder"]?.string ?? "") | frame \(first["frame"]?.int64 ?? 0) | "), "\(hover)")
+        #expect(hover.hasSuffix(" | \(field.key) = \(field.value.jsonText) °C"), "\(hover)")
+        #expect(hover.firstMatch(of: /\| \d+\.\d{3} s \(\d\d:\d\d:\d\d\.\d{3} UTC\) \|/) != nil, "\(hover)")
         let points = Int(Browser.attribute("data-points", in: check) ?? "") ?? 0
         let series = Int(Browser.attribute("data-series", in: check) ?? "") ?? 0
         #expect(series >= expected.count && points >= series)

@@ -139,6 +139,21 @@ struct StatsCommandTests {
         #expect(out.contains("decoder envsensor: 61 readings"))
     }
 
+    @Test func `--events-only gives the same devices and connections and decodes nothing`() throws {
+        let path = TestPaths.captures + "/sig-heart-thermometer.btsnoop"
+        let full = try stats(path)
+        let events = try stats(path, ["--events-only"])
+        #expect(events["decoders"]?.array?.isEmpty == true)
+        #expect(full["decoders"]?.array?.isEmpty == false)
+        #expect(events["connections"] == full["connections"])
+        let strip: (JSONValue?) -> [JSONValue] = { devices in
+            (devices?.array ?? []).map { device in
+                .object(JSONObject(device.object!.entries.filter { $0.key != "decoders" }))
+            }
+        }
+        #expect(strip(events["devices"]) == strip(full["devices"]))
+    }
+
     @Test func `a missing file is bad input and the others are still summarized`() throws {
         let (code, out, err) = runTool(["stats", "--json", "/nonexistent/x.btsnoop", Self.envsensor])
         #expect(code == 3)
