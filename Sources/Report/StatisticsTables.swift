@@ -22,10 +22,10 @@ enum StatisticsTables {
         rows.append(("connections", "\(s.events.connections.count + s.events.connectionsNotListed)"))
         let decoders = s.readings.decoders.map { "\($0.id) \($0.readings)" }.joined(separator: ", ")
         rows.append(("readings", "\(readings)" + (decoders.isEmpty ? "" : " (\(decoders))") + ", \(plots) plots"))
-        var damage = "none"
-        if s.events.damagedRecords > 0 || s.events.truncated || !s.info.problems.isEmpty {
-            damage = "\(s.events.damagedRecords) damaged records" + (s.events.truncated ? ", cut short" : "")
-        }
+        var parts: [String] = []
+        if s.events.damagedRecords > 0 { parts.append(plural(s.events.damagedRecords, "damaged record")) }
+        if s.events.truncated { parts.append("cut short inside its last record") }
+        let damage = parts.isEmpty ? (s.info.problems.isEmpty ? "none" : "see below") : parts.joined(separator: ", ")
         rows.append(("damage", damage))
         out.raw("<table class=\"summary\">")
         for (label, value) in rows {

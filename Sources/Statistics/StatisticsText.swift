@@ -17,8 +17,10 @@ public enum StatisticsText {
         if let first = s.events.firstTimestamp, let last = s.events.lastTimestamp {
             out.row("span", "\(Formatting.duration(micros: last - first)), from \(Formatting.utc(micros: first))")
         }
-        var damage = "\(s.events.damagedRecords) damaged records" + (s.events.truncated ? ", cut short" : "")
-        if s.events.damagedRecords == 0, !s.events.truncated { damage = "none" }
+        var parts: [String] = []
+        if s.events.damagedRecords > 0 { parts.append("\(s.events.damagedRecords) damaged records") }
+        if s.events.truncated { parts.append("cut short inside its last record") }
+        let damage = parts.isEmpty ? "none" : parts.joined(separator: ", ")
         out.row("damage", damage)
         if !s.events.diagnostics.isEmpty {
             out.row("diagnostics", s.events.diagnostics.map { "\($0.id) \($0.count)" }.joined(separator: ", "))

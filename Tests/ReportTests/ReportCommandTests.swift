@@ -144,6 +144,9 @@ struct ReportCommandTests {
         #expect(code == 3)
         #expect(err.contains("/nonexistent/x.btsnoop"))
         #expect(try PageContents(path).html.contains("tractor.btsnoop"))
+        (code, _, err) = runTool(["report", "-o", "/nonexistent/r.html", TestPaths.captures + "/tractor.btsnoop"])
+        #expect(code == 3)
+        #expect(err == "error: /nonexistent/r.html: cannot write: no such file or directory\n")
     }
 }
 
