@@ -60,11 +60,20 @@ let package = Package(
                 "Bluetape", "CaptureModel", "CaptureFiles", "BluetoothTracking", "PayloadDecoders", "Readings", "Handoff",
             ]),
         .target(
+            name: "Statistics",
+            dependencies: [
+                "BluetoothPackets", "BluetoothTracking", "CaptureFiles", "ByteReading", "PayloadDecoders", "Layouts", "Readings",
+                "JSON", "CaptureModel",
+            ]),
+        .target(
+            name: "Report",
+            dependencies: ["BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "Readings", "Statistics"]),
+        .target(
             name: "BluetapeCLI",
             dependencies: [
                 "Bluetape", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "FieldJSON", "SystemIO", "BluetoothTracking",
                 "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay",
-                "FileAccess", "ByteReading", "Scrub",
+                "FileAccess", "ByteReading", "Scrub", "Statistics", "Report",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -110,6 +119,18 @@ let package = Package(
                 "ByteReading", "CaptureModel", "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput",
                 "PayloadDecoders",
                 "Layouts", "JSON", "Readings", "Synthesis", "GoldenDiff", "BluetapeCLI", "TestSupport",
+            ]),
+        .testTarget(
+            name: "StatisticsTests",
+            dependencies: [
+                "Statistics", "BluetoothTracking", "BluetoothPackets", "Readings", "PayloadDecoders", "BluetapeCLI", "JSON",
+                "SystemIO", "TestSupport",
+            ]),
+        .testTarget(
+            name: "ReportTests",
+            dependencies: [
+                "Report", "Statistics", "BluetoothTracking", "Readings", "PayloadDecoders", "BluetapeCLI", "JSON", "SystemIO",
+                "TestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -30,6 +30,8 @@ public enum CommandLineTool {
         GattCommand.self,
         DecodeCommand.self,
         DecodersCommand.self,
+        StatsCommand.self,
+        ReportCommand.self,
         PayloadCommand.self,
         CheckCommand.self,
         SynthCommand.self,

@@ -57,3 +57,12 @@ func message(of error: any Error) -> String {
     default: "\(error)"
     }
 }
+
+/// Opens a capture to read record by record (`stats`, `report`): bad input, exit 3.
+func openReader(_ path: String) throws(InputError) -> CaptureReader {
+    do {
+        return try CaptureReader(path: path, formats: captureFormats)
+    } catch {
+        throw InputError(error.description)
+    }
+}

@@ -120,8 +120,8 @@ struct CommandLineUsageTests {
     @Test func `help lists every command`() {
         #expect(
             Self.commands == [
-                "info", "events", "gatt", "decode", "decoders", "payload", "check", "synth", "replay", "capture", "diff",
-                "golden", "layout", "scrub",
+                "info", "events", "gatt", "decode", "decoders", "stats", "report", "payload", "check", "synth", "replay",
+                "capture", "diff", "golden", "layout", "scrub",
             ])
     }
 
@@ -232,6 +232,11 @@ struct CommandLineInputTests {
         ("layout vectors %", false, 1),
         ("layout encode % {}", false, 1),
         ("layout decode % 00", false, 1),
+        ("stats %", false, 3),
+        ("stats --layout % @capture", false, 3),
+        ("report -o @out %", false, 3),
+        ("report -o @out --layout % @capture", false, 3),
+        ("report -o @out --golden % @capture", true, 3),
     ]
 
     static var cases: [(String, BadInput)] {

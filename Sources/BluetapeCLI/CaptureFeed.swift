@@ -1,0 +1,105 @@
+import Bluetape
+import BluetoothTracking
+import CaptureFiles
+import Handoff
+import Layouts
+import PayloadDecoders
+import Readings
+import Statistics
+
+/// Where `stats` and `report` get a capture's events and readings: the tracker and the readings
+/// pipeline exactly as `decode` runs them (built-in decoders, `--layout`, `--layouts`, `--gatt`,
+/// through the same `DecoderConfiguration`), and the layouts' rules as `check` applies them:
+/// events and readings of one read, side by side.
+struct CaptureFeed {
+    var configuration: DecoderConfiguration
+
+    /// The options `stats` and `report` decode with (those of `decode`, without `--all`).
+    static let options = DecodeSetup.options
+
+    init(_ arguments: ParsedArguments) throws {
+        configuration = try DecodeSetup(arguments).configuration
+    }
+
+    init(configuration: DecoderConfiguration) { self.configuration = configuration }
+
+    /// A fresh rule checker for the layouts given, nil when none has rules.
+    func ruleChecker() -> RuleChecker? {
+        configuration.layouts.contains { !$0.rules.isEmpty } ? RuleChecker(layouts: configuration.layouts) : nil
+    }
+
+    /// The unit each decoder gives each of its fields, as the decoders describe them.
+    func units() -> @Sendable (String, String) -> String? {
+        var table: [String: [String: String]] = [:]
+        for decoder in configuration.decoders {
+            for field in decoder.fields { if let unit = field.unit { table[decoder.id, default: [:]][field.name] = unit } }
+        }
+        let units = table
+        return { decoder, field in units[decoder]?[field] }
+    }
+
+    /// Reads a capture: every event goes to `event`, every reading (with what it broke of its
+    /// layout's rules) to `reading`. Reading and tracking with `event`, decoding, and `reading`
+    /// run on three threads where there are cores for it, each seeing its items in order:
+    /// decoding costs the most, so it has a thread to itself.
+    /// Returns the tracker's statistics and the rule checker's summary.
+    func run(
+        _ reader: CaptureReader, event: (Event) -> Void, reading: (Reading, [RuleViolation]) -> Void
+    ) -> (Tracker.Statistics, RuleChecker.Summary?) {
+        var checker = ruleChecker()
+        func check(_ r: Reading) -> [RuleViolation] {
+            guard checker != nil, let decoder = r.decoder else { return [] }
+            let outcome: DecodeOutcome
+            switch r.outcome {
+            case .fields(let fields): outcome = .fields(fields)
+            case .error(let error): outcome = .error(error)
+            case .undecoded: return []
+            }
+            return checker!.check(
+                device: r.address?.description ?? "-", frame: r.frame, timestamp: r.timestamp, decoder: decoder,
+                outcome: outcome)
+        }
+        let configuration = configuration
+        let pipeline = ReadingsPipeline(decoders: configuration.decoderSet, options: configuration.pipeline)
+        let tracker = configuration.tracker
+        let statistics = Handoff.run { emitReading, readingsCancelled in
+            Handoff.run { emitEvent, eventsCancelled in
+                EventStream.read(reader, options: tracker, stop: eventsCancelled) { e in
+                    event(e)
+                    emitEvent(e)
+                }
+            } consume: { (e: Event) in
+                pipeline.consume(e) { if configuration.keeps($0) { emitReading($0) } }
+                return !readingsCancelled()
+            }
+        } consume: { (r: Reading) in
+            reading(r, check(r))
+            return true
+        }
+        // The pipeline holds readings back until it knows they are not repeated: the last ones
+        // come out here.
+        pipeline.finish { if configuration.keeps($0) { reading($0, check($0)) } }
+        return (statistics, checker?.summary)
+    }
+
+    /// Reads a capture's events only, nothing decoded: reading and tracking on one thread,
+    /// `event` on this one.
+    func runEvents(_ reader: CaptureReader, event: (Event) -> Void) -> Tracker.Statistics {
+        let tracker = configuration.tracker
+        return Handoff.run { emitEvent, cancelled in
+            EventStream.read(reader, options: tracker, stop: cancelled) { emitEvent($0) }
+        } consume: { (e: Event) in
+            event(e)
+            return true
+        }
+    }
+
+    /// What the reader says about the file, once it has been read.
+    static func info(_ reader: CaptureReader, path: String, records: Int) -> CaptureInfo {
+        CaptureInfo(
+            path: path, format: reader.format.rawValue,
+            datalink: reader.format == .packetLogger ? nil : Int(reader.linkType.rawValue),
+            datalinkName: reader.linkType.name, records: records,
+            problems: reader.problems.items.map { "\(path): \($0)" })
+    }
+}

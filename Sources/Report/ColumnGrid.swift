@@ -1,0 +1,175 @@
+/// A stream of timed values kept in at most `capacity` cells of equal width, in bounded memory
+/// however long the capture: when the values span more cells than that, neighbouring cells are
+/// merged in pairs and the width doubles.
+///
+/// Cells are aligned on the Unix epoch and their widths are powers of two microseconds, so the
+/// cells of every grid nest in those of any coarser one: the page draws pixel columns that are
+/// unions of cells, and what each column keeps (the minimum and maximum, say) is exact for it.
+public struct ColumnGrid<Cell: GridCell>: Sendable {
+    public let capacity: Int
+    /// Cells are 2^shift microseconds wide.
+    public private(set) var shift = 0
+    /// The index of `cells[0]`: its cell starts at `first << shift` µs.
+    private var first: Int64 = 0
+    private var cells: [Cell] = []
+
+    public init(capacity: Int = 1024) { self.capacity = max(2, capacity) }
+
+    public var isEmpty: Bool { cells.isEmpty }
+
+    public mutating func add(_ time: Int64, _ item: Cell.Item) {
+        var index = time >> Int64(shift)
+        if cells.isEmpty {
+            first = index
+            cells = [Cell(item)]
+            return
+        }
+        // The common case: a cell already there.
+        let slot = index - first
+        if slot >= 0, slot < Int64(cells.count) {
+            cells[Int(slot)].add(item)
+            return
+        }
+        while max(index, first + Int64(cells.count) - 1) - min(index, first) + 1 > Int64(capacity) {
+            coarsen()
+            index = time >> Int64(shift)
+        }
+        if index < first {
+            cells.insert(contentsOf: repeatElement(Cell.empty, count: Int(first - index)), at: 0)
+            first = index
+        } else {
+            // Later than every cell (the usual way of time): one empty cell per column skipped.
+            let end = Int(index - first)
+            while cells.count < end { cells.append(Cell.empty) }
+            cells.append(Cell.empty)
+        }
+        cells[Int(index - first)].add(item)
+    }
+
+    /// Doubles the cell width, merging each pair of cells.
+    private mutating func coarsen() {
+        let newFirst = first >> 1
+        let newLast = (first + Int64(cells.count) - 1) >> 1
+        // Full size at once: the grid will fill it again, and one allocation per doubling keeps
+        // the heap from fragmenting into many half-used arrays.
+        var merged = [Cell]()
+        merged.reserveCapacity(capacity)
+        merged.append(contentsOf: repeatElement(Cell.empty, count: Int(newLast - newFirst) + 1))
+        for (offset, cell) in cells.enumerated() where !cell.isEmpty {
+            merged[Int(((first + Int64(offset)) >> 1) - newFirst)].merge(cell)
+        }
+        cells = merged
+        first = newFirst
+        shift += 1
+    }
+
+    /// The cells merged into columns 2^columnShift µs wide (at least as wide as the cells), as
+    /// (column index, cell) in time order; empty columns are left out. Column `i` covers
+    /// `i << columnShift ..< (i + 1) << columnShift` µs.
+    public func columns(shift columnShift: Int) -> [(index: Int64, cell: Cell)] {
+        let extra = Int64(max(0, columnShift - shift))
+        var result: [(index: Int64, cell: Cell)] = []
+        for (offset, cell) in cells.enumerated() where !cell.isEmpty {
+            let column = (first + Int64(offset)) >> extra
+            if let last = result.last, last.index == column {
+                result[result.count - 1].cell.merge(cell)
+            } else {
+                result.append((column, cell))
+            }
+        }
+        return result
+    }
+
+    /// The range of cell indices at `columnShift`, or nil when empty.
+    public func columnRange(shift columnShift: Int) -> ClosedRange<Int64>? {
+        guard !cells.isEmpty else { return nil }
+        let extra = Int64(max(0, columnShift - shift))
+        return (first >> extra)...((first + Int64(cells.count) - 1) >> extra)
+    }
+}
+
+/// What a grid keeps per cell.
+public protocol GridCell: Sendable {
+    associatedtype Item: Sendable
+    /// A cell nothing fell in.
+    static var empty: Self { get }
+    var isEmpty: Bool { get }
+    init(_ item: Item)
+    mutating func add(_ item: Item)
+    /// Takes in a cell that comes later in time (either may be empty).
+    mutating func merge(_ later: Self)
+}
+
+/// One drawn value: when, what, and from which frame of the capture.
+public struct TimedValue: Sendable, Hashable {
+    public var time: Int64
+    public var value: Double
+    /// Kept in 32 bits: a grid holds a thousand cells of two values for every plotted series.
+    private var storedFrame: Int32
+
+    public var frame: Int { Int(storedFrame) }
+
+    public init(time: Int64, value: Double, frame: Int) {
+        self.time = time
+        self.value = value
+        storedFrame = Int32(clamping: frame)
+    }
+}
+
+/// The lowest and the highest value of a cell (the earlier one on ties), and how many there were.
+public struct MinMaxCell: GridCell {
+    public var low: TimedValue
+    public var high: TimedValue
+    private var storedCount: Int32
+
+    public var count: Int { Int(storedCount) }
+
+    public static let empty = MinMaxCell(TimedValue(time: 0, value: 0, frame: 0), count: 0)
+    public var isEmpty: Bool { count == 0 }
+
+    public init(_ item: TimedValue) { self.init(item, count: 1) }
+
+    init(_ item: TimedValue, count: Int) {
+        low = item
+        high = item
+        storedCount = Int32(clamping: count)
+    }
+
+    public mutating func add(_ item: TimedValue) {
+        guard storedCount > 0 else {
+            self = MinMaxCell(item)
+            return
+        }
+        if storedCount < .max { storedCount += 1 }
+        if item.value < low.value { low = item }
+        if item.value > high.value { high = item }
+    }
+
+    public mutating func merge(_ later: MinMaxCell) {
+        guard later.count > 0 else { return }
+        guard storedCount > 0 else {
+            self = later
+            return
+        }
+        storedCount = Int32(clamping: Int(storedCount) + Int(later.storedCount))
+        if later.low.value < low.value { low = later.low }
+        if later.high.value > high.value { high = later.high }
+    }
+
+    /// The cell's one or two points in time order.
+    public var points: [TimedValue] {
+        if low == high || low.value == high.value { return [low.time <= high.time ? low : high] }
+        return low.time <= high.time ? [low, high] : [high, low]
+    }
+}
+
+/// How many things happened in a cell.
+public struct CountCell: GridCell {
+    public var count: Int
+
+    public static let empty = CountCell(0)
+    public var isEmpty: Bool { count == 0 }
+    public init(_ item: Int) { count = item }
+    public mutating func add(_ item: Int) { count += item }
+    public mutating func merge(_ later: CountCell) { count += later.count }
+}

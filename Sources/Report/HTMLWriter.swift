@@ -1,0 +1,58 @@
+/// Builds the page's bytes: markup as given, text and attribute values escaped. Control
+/// characters from a capture (a device name is whatever the device sent) become U+FFFD.
+struct HTMLWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+
+    var count: Int { bytes.count }
+
+    /// Markup, written as it is.
+    mutating func raw(_ markup: String) { bytes.append(contentsOf: markup.utf8) }
+
+    mutating func raw(_ other: HTMLWriter) { bytes.append(contentsOf: other.bytes) }
+
+    /// Text content, escaped.
+    mutating func text(_ text: String) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): raw("&amp;")
+            case UInt8(ascii: "<"): raw("&lt;")
+            case UInt8(ascii: ">"): raw("&gt;")
+            case UInt8(ascii: "\""): raw("&quot;")
+            case UInt8(ascii: "'"): raw("&#39;")
+            case 0x09, 0x0A: bytes.append(byte)
+            case 0..<0x20, 0x7F: raw("\u{FFFD}")
+            default: bytes.append(byte)
+            }
+        }
+    }
+
+    /// ` name="value"`, the value escaped.
+    mutating func attribute(_ name: String, _ value: String) {
+        raw(" \(name)=\"")
+        text(value)
+        raw("\"")
+    }
+
+    /// An element with escaped text content: `<td class="n">42</td>`.
+    mutating func element(_ tag: String, _ content: String, class name: String? = nil) {
+        raw("<\(tag)")
+        if let name { attribute("class", name) }
+        raw(">")
+        text(content)
+        raw("</\(tag)>")
+    }
+
+    /// A coordinate with one decimal, no trailing ".0" ("12.5", "40").
+    mutating func number(_ value: Double) { raw(Self.coordinate(value)) }
+
+    static func coordinate(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let tenths = Int((value * 10).rounded())
+        let whole = tenths / 10
+        let fraction = abs(tenths % 10)
+        let sign = tenths < 0 && whole == 0 ? "-" : ""
+        return fraction == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+    }
+}
