@@ -19,13 +19,14 @@ let package = Package(
     targets: [
         .target(name: "ByteReading"),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
         .target(name: "CaptureModel"),
         .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel"], swiftSettings: streaming),
         .target(name: "PcapFiles", dependencies: ["CaptureModel", "CaptureFiles", "CPcap", "FileAccess"]),
         .target(name: "JSON", swiftSettings: streaming),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
         .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureModel"], swiftSettings: streaming),
-        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets", "JSON"]),
+        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets", "JSON", "CCrypto"]),
         .target(name: "FileAccess"),
         .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON", "FileAccess"]),
         .target(
@@ -68,7 +69,8 @@ let package = Package(
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureModel", "CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "CaptureModel", "CaptureFiles", "TestSupport"]),
         .testTarget(
-            name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "ByteReading", "BluetoothPackets", "TestSupport"]),
+            name: "PayloadDecodersTests",
+            dependencies: ["PayloadDecoders", "ByteReading", "BluetoothPackets", "TestSupport", "JSON"]),
         .testTarget(name: "LayoutsTests", dependencies: ["Layouts", "TestSupport"]),
         .testTarget(name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI"]),
         .testTarget(
