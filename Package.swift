@@ -3,44 +3,53 @@ import PackageDescription
 
 // One target per job; the pipeline is described in the README:
 // capture file → CaptureFiles → records → BluetoothTracking → events → PayloadDecoders/Layouts → Readings.
-// The streaming stages run per record: in release builds they skip the runtime exclusivity checks
-// on class properties (the compiler's static checks stay), which cost a tenth of their time.
-let streaming: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// No target sets unsafe flags, so every library product can be a versioned dependency. The
+// per-record state that runtime exclusivity checks would slow down is marked
+// `@exclusivity(unchecked)` where it lives, one property at a time.
 
 let package = Package(
     name: "Bluetape",
     products: [
         .executable(name: "bluetape", targets: ["bluetape"]),
-        .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
-        .library(name: "PayloadDecoders", targets: ["PayloadDecoders"]),
-        .library(name: "BluetapeReplay", targets: ["Replay"]),
+        // Reading captures, events and readings in one call (no libpcap: add PcapFiles for pcap).
         .library(name: "Bluetape", targets: ["Bluetape"]),
+        .library(name: "PayloadDecoders", targets: ["PayloadDecoders"]),
+        .library(name: "Layouts", targets: ["Layouts"]),
+        .library(name: "BluetapeReplay", targets: ["Replay"]),
+        .library(name: "CaptureFiles", targets: ["CaptureModel", "CaptureFiles"]),
+        .library(name: "PcapFiles", targets: ["PcapFiles"]),
     ],
     targets: [
         .target(name: "ByteReading"),
+        .target(name: "SystemIO"),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "CaptureModel"),
-        .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel"], swiftSettings: streaming),
+        .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel"]),
         .target(name: "PcapFiles", dependencies: ["CaptureModel", "CaptureFiles", "CPcap", "FileAccess"]),
-        .target(name: "JSON", swiftSettings: streaming),
+        .target(name: "JSON", dependencies: ["SystemIO"]),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
-        .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureModel"], swiftSettings: streaming),
-        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets", "JSON", "CCrypto"]),
-        .target(name: "FileAccess"),
-        .target(name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON", "FileAccess"]),
+        .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureModel"]),
+        .target(
+            name: "PayloadDecoders",
+            // libcrypto (AES-CCM for encrypted BTHome) where it is installed like libpcap; an iOS
+            // app links PayloadDecoders without it, and a bindkey there says it cannot decrypt.
+            dependencies: ["ByteReading", "BluetoothPackets", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
+        .target(name: "FieldJSON", dependencies: ["ByteReading", "PayloadDecoders", "JSON"]),
+        .target(name: "FileAccess", dependencies: ["SystemIO"]),
+        .target(
+            name: "Layouts", dependencies: ["ByteReading", "BluetoothPackets", "PayloadDecoders", "JSON", "FieldJSON", "FileAccess"]),
         .target(
             name: "Readings",
-            dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON"],
-            swiftSettings: streaming),
-        .target(name: "EventOutput", dependencies: ["BluetoothTracking", "CaptureModel", "JSON"], swiftSettings: streaming),
+            dependencies: ["ByteReading", "BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "JSON", "FieldJSON"]),
+        .target(name: "EventOutput", dependencies: ["BluetoothTracking", "CaptureModel", "JSON"]),
         .target(
             name: "Synthesis",
             dependencies: [
                 "ByteReading", "BluetoothPackets", "CaptureModel", "CaptureFiles", "PayloadDecoders", "Layouts", "JSON",
                 "FileAccess",
             ]),
-        .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff", "FileAccess"]),
+        .target(name: "GoldenDiff", dependencies: ["JSON", "Handoff", "FileAccess", "SystemIO"]),
         .target(name: "Handoff"),
         .target(
             name: "Bluetape",
@@ -56,8 +65,9 @@ let package = Package(
         .target(
             name: "BluetapeCLI",
             dependencies: [
-                "Bluetape", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "BluetoothTracking", "EventOutput",
-                "GoldenDiff", "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay", "FileAccess",
+                "Bluetape", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "FieldJSON", "SystemIO", "BluetoothTracking",
+                "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay",
+                "FileAccess",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 

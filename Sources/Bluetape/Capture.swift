@@ -134,23 +134,30 @@ public final class Capture {
 
     /// Calls `body` with every event that passes `filter`, in order, until it returns false.
     /// `concurrently`: reading and tracking on a second thread while `body` runs on this one.
+    /// `timeBase`, when given, is set to the first record's time before the first event reaches
+    /// `body` (for times relative to the capture's start, whatever the filter drops).
     @discardableResult
     public func forEachEvent(
         filter: EventFilter = EventFilter(), tracker: Tracker.Options = Tracker.Options(), concurrently: Bool = false,
-        _ body: (Event) -> Bool
+        timeBase: TimeBase? = nil, _ body: (Event) -> Bool
     ) throws(CaptureError) -> Tracker.Statistics {
         let reader = try openReader()
         var filter = filter
         let filtering = !filter.isEmpty
+        // Set on the reading thread before its first event is handed over: the hand-over orders it.
+        let first: (Int64) -> Void = { ts in
+            filter.timeBase = ts
+            timeBase?.value = ts
+        }
         guard concurrently else {
             var going = true
-            return EventStream.read(reader, options: tracker, stop: { !going }) { event in
+            return EventStream.read(reader, options: tracker, stop: { !going }, firstRecord: first) { event in
                 guard going, !filtering || filter.accepts(event) else { return }
                 going = body(event)
             }
         }
         return Handoff.run { emit, cancelled in
-            EventStream.read(reader, options: tracker, stop: cancelled) { event in
+            EventStream.read(reader, options: tracker, stop: cancelled, firstRecord: first) { event in
                 if filtering, !filter.accepts(event) { return }
                 emit(event)
             }
@@ -176,7 +183,9 @@ public final class Capture {
             func pass(_ reading: Reading) {
                 if going, decoding.keeps(reading) { going = body(reading) }
             }
-            let statistics = EventStream.read(reader, options: decoding.tracker, stop: { !going }) { event in
+            let statistics = EventStream.read(
+                reader, options: decoding.tracker, stop: { !going }, firstRecord: { filter.timeBase = $0 }
+            ) { event in
                 if going, !filtering || filter.accepts(event) { pipeline.consume(event, pass) }
             }
             if going { pipeline.finish(pass) }
@@ -186,7 +195,9 @@ public final class Capture {
             let pipeline = ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline)
             func pass(_ reading: Reading) { if decoding.keeps(reading) { emitReading(reading) } }
             let statistics = Handoff.run { emitEvent, eventsCancelled in
-                EventStream.read(reader, options: decoding.tracker, stop: eventsCancelled) { event in
+                EventStream.read(
+                    reader, options: decoding.tracker, stop: eventsCancelled, firstRecord: { filter.timeBase = $0 }
+                ) { event in
                     if filtering, !filter.accepts(event) { return }
                     emitEvent(event)
                 }
@@ -212,4 +223,11 @@ public final class Capture {
         }
         return writer.bytes
     }
+}
+
+/// The first record's time, handed from the thread that reads a capture to the one that prints it.
+public final class TimeBase: @unchecked Sendable {
+    /// Written once, before the first event is handed over; read after it arrives.
+    public var value: Int64?
+    public init() {}
 }

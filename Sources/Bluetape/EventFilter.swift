@@ -13,6 +13,9 @@ public struct EventFilter: Sendable {
     public var handles: Set<UInt16> = []
     public var since: TimeBound?
     public var until: TimeBound?
+    /// The time relative bounds count from: the capture's first record, when the reader says it
+    /// (`Capture` does); else the first event seen.
+    public var timeBase: Int64?
     /// Peer address of each connection seen, so connection events can be matched by address.
     private var connectionPeers: [UInt32: BluetoothAddress] = [:]
     private var firstTimestamp: Int64?
@@ -54,7 +57,7 @@ public struct EventFilter: Sendable {
 
     /// Sees every event (to learn connection addresses) and says whether it passes.
     public mutating func accepts(_ event: Event) -> Bool {
-        if firstTimestamp == nil { firstTimestamp = event.timestamp }
+        if firstTimestamp == nil { firstTimestamp = timeBase ?? event.timestamp }
         learn(event)
         if let types, types & Self.bit(event.type) == 0 { return false }
         if let since, event.timestamp < resolve(since) { return false }

@@ -2,6 +2,7 @@ import BluetoothTracking
 import CaptureFiles
 import CaptureModel
 import JSON
+import SystemIO
 import PcapFiles
 import Readings
 
@@ -35,63 +36,31 @@ enum CaptureCommand: Command {
             throw UsageError("capture writes pcap (link type 254): give -o with a name ending in .pcap")
         }
         let setup = try DecodeSetup(arguments)
-        #if os(Linux)
-        let isLinux = true
-        let interfaces = LiveMonitor.interfaces()
-        #else
-        let isLinux = false
-        let interfaces: [String] = []
-        #endif
-        if let problem = LiveCaptureCheck.problem(
-            isLinux: isLinux, interfaces: interfaces, adapters: LiveMonitor.adapters(interfaces: interfaces))
-        {
-            throw InputError(problem)
-        }
-        let monitor: LiveMonitor
+        let capture: LiveCapture
         do {
-            monitor = try LiveMonitor()
+            capture = try LiveCapture(output: output)
         } catch {
             throw InputError(error.message)
-        }
-        let writer: CaptureWriter
-        do {
-            writer = try CaptureWriter(path: output, format: .pcap(.linuxMonitor))
-        } catch {
-            throw InputError(error.description)
         }
         let stop = StopSignals.install()
         defer { stop.uninstall() }
         var progress = CaptureProgress(stderr: context.stderr)
+        // Readings as 'bluetape decode' would find them, counted for the progress line.
         let tracker = Tracker(options: setup.configuration.tracker)
         let pipeline = ReadingsPipeline(decoders: setup.configuration.decoderSet, options: setup.configuration.pipeline)
         let countReading: (Reading) -> Void = { _ in progress.readings += 1 }
-        var descriptors = [
-            pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: monitor.descriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        do throws(CaptureWriteError) {
-            while true {
-                // Wake at least every quarter second, to keep the progress line fresh.
-                _ = poll(&descriptors, nfds_t(descriptors.count), 250)
-                if descriptors[0].revents != 0 { break }
-                while let packet = monitor.next() {
-                    progress.packets += 1
-                    let record = StoredRecord(
-                        monitorOpcode: packet.opcode, adapter: packet.adapter, frame: progress.packets,
-                        timestamp: packet.timestamp, payload: packet.payload, originalLength: packet.originalLength)
-                    try writer.write(record)
-                    record.withRecord { record in
-                        tracker.consume(record) { event in pipeline.consume(event, countReading) }
-                    }
-                }
+        do {
+            try capture.run(until: stop.descriptor) { record in
+                progress.packets += 1
+                tracker.consume(record) { event in pipeline.consume(event, countReading) }
+            } tick: {
                 progress.show()
             }
-            tracker.finish { event in pipeline.consume(event, countReading) }
-            pipeline.finish(countReading)
-            try writer.finish()
         } catch {
-            throw InputError(error.description)
+            throw InputError(error.message)
         }
+        tracker.finish { event in pipeline.consume(event, countReading) }
+        pipeline.finish(countReading)
         progress.show(final: true)
         context.stderr.line("wrote \(progress.packets) packets to \(output)")
         return .success

@@ -1,6 +1,7 @@
 import Bluetape
 import CaptureFiles
 import CaptureModel
+import FileAccess
 import GoldenDiff
 import JSON
 import Layouts
@@ -47,23 +48,14 @@ enum CheckCommand: Command {
         }
         if let junit = arguments.value("junit") {
             let xml = JUnitXML.document(run.junitSuites(capture: path), name: "bluetape check")
-            guard writeWholeFile(junit, Array(xml.utf8)) else { throw InputError("\(junit): cannot be written") }
+            do {
+                try WholeFile.write(Array(xml.utf8), to: junit)
+            } catch {
+                throw InputError("\(junit): cannot be written (\(error.reason))")
+            }
         }
         let damage = EventsCommand.reportDamage(capture.problems, path: path, context)
         if damage != .success { return damage }
         return run.summary.violations > 0 ? .differences : .success
     }
 }
-
-/// Writes a small file whole; false when it cannot.
-func writeWholeFile(_ path: String, _ bytes: [UInt8]) -> Bool {
-    guard let file = fopen(path, "wb") else { return false }
-    let written = fwrite(bytes, 1, bytes.count, file)
-    return fclose(file) == 0 && written == bytes.count
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

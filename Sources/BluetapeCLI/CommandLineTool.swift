@@ -1,5 +1,6 @@
 import GoldenDiff
 import JSON
+import SystemIO
 
 /// A `bluetape` subcommand.
 protocol Command {
@@ -8,7 +9,7 @@ protocol Command {
 }
 
 /// What a command runs with: its outputs and environment, injectable for in-process tests.
-struct Context {
+struct Context: Sendable {
     var stdout: Output
     var stderr: Output
     var environment: [String: String]

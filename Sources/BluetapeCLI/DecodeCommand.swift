@@ -10,7 +10,7 @@ enum DecodeCommand: Command {
     static let spec = CommandSpec(
         name: "decode",
         abstract: "Decode the payloads in a capture into readings with named, typed values.",
-        arguments: "[--format jsonl|text|csv] [--decoder IDS] [--layout L.json]… [filters] FILE",
+        arguments: "[--format jsonl|text|csv] [--decoder IDS] [--layout L.json]… [filters] FILE|DIR…",
         discussion: """
             Runs the built-in decoders (and any layouts given) over advertising data and attribute
             values. One reading per decoded payload: frame, ts, addr, decoder, source, uuid or
@@ -18,19 +18,19 @@ enum DecodeCommand: Command {
             decoder claims does not decode). Readings of a device repeating the same value (EnvSensor's
             nonce, a layout's dedup key) are one reading with "repeats"; --all-repeats lists each.
             --all also lists the payloads no decoder matched. The event filters of 'bluetape events'
-            apply. CSV is in long form: one row per field.
+            apply. CSV is in long form: one row per field. Several captures (or a directory of them)
+            are read --jobs at a time; each line then names its capture ("capture"), and output
+            stays in the order given.
             """,
         options: [
             .value("format", "FORMAT", "jsonl (default when piped), text (default on a terminal) or csv."),
             .flag("all", "Also list payloads no decoder matched."),
             .flag("all-repeats", "List every copy of a repeated reading."),
+            CaptureBatch.option,
         ] + DecodeSetup.options + EventFilter.options)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "no capture file given" : "give one capture file")
-        }
-        let path = arguments.positionals[0]
+        guard !arguments.positionals.isEmpty else { throw UsageError("no capture file given") }
         let format: String
         switch arguments.value("format") {
         case nil: format = context.stdout.isTerminal ? "text" : "jsonl"
@@ -39,16 +39,38 @@ enum DecodeCommand: Command {
         }
         let filter = try EventFilter(arguments)
         let setup = try DecodeSetup(arguments)
+        let batch = try CaptureBatch(arguments.positionals)
+        if !batch.labelled { return try decode(batch.paths[0], format, filter, setup, label: false, context) }
+        if format == "csv" { context.stdout.write("capture," + ReadingCSV.header) }
+        return batch.run(jobs: try CaptureBatch.jobs(arguments), context) { path, context in
+            do {
+                return try decode(path, format, filter, setup, label: true, context)
+            } catch {
+                context.error(message(of: error))
+                return .badInput
+            }
+        }
+    }
+
+    /// One capture's readings; `label`: each line names the capture (`"capture": PATH`).
+    private static func decode(
+        _ path: String, _ format: String, _ filter: EventFilter, _ setup: DecodeSetup, label: Bool, _ context: Context
+    ) throws -> ExitCode {
         let capture = try openCapture(path)
         var writer = JSONWriter(capacity: 1 << 17)
-        if format == "csv" { writer.raw(string: ReadingCSV.header) }
+        let member = JSONWriter.member("capture", path)
+        let column = label ? ReadingCSV.quote(path) + "," : ""
+        if format == "csv", !label { writer.raw(string: ReadingCSV.header) }
+        if format == "text", label { writer.raw(string: "== \(printable(path))\n") }
         try readCapture { () throws(CaptureError) in
             try capture.forEachReading(setup.configuration, filter: filter, concurrently: true) { reading in
+                let start = writer.count
                 switch format {
                 case "text": ReadingText.write(reading, to: &writer)
-                case "csv": ReadingCSV.write(reading, to: &writer)
+                case "csv": ReadingCSV.write(reading, to: &writer, leading: column)
                 default: ReadingJSON.write(reading, to: &writer)
                 }
+                if label, format == "jsonl" || format == "json" { writer.insert(member, at: start + 1) }
                 context.stdout.drain(&writer)
                 return context.stdout.failure == nil
             }

@@ -7,7 +7,7 @@ import Readings
 
 /// The decoding options of `decode`, `check`, `diff`, `payload`, `replay`, `capture` and the
 /// others, read into the library's `DecoderConfiguration`.
-struct DecodeSetup {
+struct DecodeSetup: Sendable {
     var configuration: DecoderConfiguration
 
     static let options: [OptionSpec] = [

@@ -11,45 +11,84 @@ enum EventsCommand: Command {
     static let spec = CommandSpec(
         name: "events",
         abstract: "Print the event stream: advertising, connections, ATT with handles resolved to UUIDs.",
-        arguments: "[--format jsonl|text] [filters] [--gatt MAP.json] FILE",
+        arguments: "[--format jsonl|text] [filters] [--gatt MAP.json] FILE|DIR…",
         discussion: """
             One event per line as JSON (the default when output is piped) or btmon-like text (the
             default on a terminal). Filters combine: every one given must match. Handles resolve to
             UUIDs from discovery in the capture, from an earlier connection to the same device, or
             from a GATT map (--gatt, as printed by 'bluetape gatt'); "uuid_from" says which.
+            Several captures (or a directory of them) are read --jobs at a time; each line then
+            names its capture ("capture"), and output stays in the order given.
             """,
         options: [
             .value("format", "FORMAT", "jsonl or text."),
             .value("gatt", "MAP.json", "A GATT map for handles whose discovery is not in the capture."),
             .flag("stats", "Print how records were used on stderr at the end."),
+            .value(
+                "time", "MODE",
+                "Text's time column: relative (seconds since the first record; the default), absolute (UTC) or delta."),
+            CaptureBatch.option,
         ] + EventFilter.options)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "no capture file given" : "give one capture file")
-        }
-        let path = arguments.positionals[0]
+        guard !arguments.positionals.isEmpty else { throw UsageError("no capture file given") }
         let text = try outputFormat(arguments, context)
         let filter = try EventFilter(arguments)
         let options = try trackerOptions(arguments)
+        let batch = try CaptureBatch(arguments.positionals)
+        let statistics = arguments.has("stats")
+        let mode = try timeMode(arguments)
+        if !batch.labelled {
+            return try events(
+                batch.paths[0], text, filter, options, label: false, statistics: statistics, timeMode: mode, context)
+        }
+        return batch.run(jobs: try CaptureBatch.jobs(arguments), context) { path, context in
+            do {
+                return try events(path, text, filter, options, label: true, statistics: statistics, timeMode: mode, context)
+            } catch {
+                context.error(message(of: error))
+                return .badInput
+            }
+        }
+    }
+
+    /// One capture's events; `label`: each line names the capture (`"capture": PATH`).
+    private static func events(
+        _ path: String, _ text: Bool, _ filter: EventFilter, _ options: Tracker.Options, label: Bool,
+        statistics: Bool, timeMode: EventText.TimeMode, _ context: Context
+    ) throws -> ExitCode {
         let capture = try openCapture(path)
         var writer = JSONWriter(capacity: 1 << 17)
-        var textWriter = EventText()
+        var textWriter = EventText(mode: timeMode)
+        let base = TimeBase()
+        let member = JSONWriter.member("capture", path)
+        if text, label { writer.raw(string: "== \(printable(path))\n") }
         // Reading and tracking on one thread, formatting and writing on this one.
-        let statistics = try readCapture { () throws(CaptureError) in
-            try capture.forEachEvent(filter: filter, tracker: options, concurrently: true) { event in
+        let counts = try readCapture { () throws(CaptureError) in
+            try capture.forEachEvent(filter: filter, tracker: options, concurrently: true, timeBase: base) { event in
                 if text {
+                    if textWriter.timeBase == nil { textWriter.timeBase = base.value }
                     textWriter.write(event, to: &writer)
                 } else {
+                    let start = writer.count
                     EventJSON.write(event, to: &writer)
+                    if label { writer.insert(member, at: start + 1) }
                 }
                 context.stdout.drain(&writer)
                 return context.stdout.failure == nil
             }
         }
         context.stdout.write(writer)
-        if arguments.has("stats") { printStatistics(statistics, context) }
+        if statistics { printStatistics(counts, context) }
         return reportDamage(capture.problems, path: path, context)
+    }
+
+    static func timeMode(_ arguments: ParsedArguments) throws(UsageError) -> EventText.TimeMode {
+        guard let text = arguments.value("time") else { return .relative }
+        guard let mode = EventText.TimeMode(rawValue: text) else {
+            throw UsageError("--time is relative, absolute or delta, not '\(text)' (bluetape events --time absolute …)")
+        }
+        return mode
     }
 
     static func outputFormat(_ arguments: ParsedArguments, _ context: Context) throws(UsageError) -> Bool {

@@ -48,3 +48,12 @@ func readCapture<Result>(_ body: () throws(CaptureError) -> Result) throws(Input
         throw InputError(error.description)
     }
 }
+
+/// What a command's error says, without the type around it.
+func message(of error: any Error) -> String {
+    switch error {
+    case let error as UsageError: error.message
+    case let error as InputError: error.message
+    default: "\(error)"
+    }
+}

@@ -1,4 +1,5 @@
 import GoldenDiff
+import Handoff
 import JSON
 
 /// `bluetape golden check|update [DIR|FILE…]`: the regression suite of captures and their goldens.

@@ -7,7 +7,7 @@ enum InfoCommand: Command {
     static let spec = CommandSpec(
         name: "info",
         abstract: "Show a capture's format, record counts, time span and damage.",
-        arguments: "[--json] FILE…",
+        arguments: "[--json] FILE|DIR…",
         discussion: """
             Reads btsnoop (1001, 1002, 2001), Apple PacketLogger, pcap and pcapng files; the format is
             found from the file's first bytes. First and last time are the earliest and latest
@@ -15,30 +15,35 @@ enum InfoCommand: Command {
             Damaged or cut records are reported on stderr with frame and byte offset (exit code 3);
             everything before them is still counted.
             """,
-        options: [.flag("json", "Print one JSON object per file.")])
+        options: [.flag("json", "Print one JSON object per file."), CaptureBatch.option])
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError("no capture file given") }
-        var code = ExitCode.success
-        for (index, path) in arguments.positionals.enumerated() {
-            let summary: CaptureSummary
-            do {
-                summary = CaptureSummary(reading: try CaptureReader(path: path, formats: captureFormats))
-            } catch {
-                context.error(error.description)
-                code = .badInput
-                continue
-            }
-            for problem in summary.problems.items { context.warn("\(path): \(problem)") }
-            if summary.damaged > 0 { code = .badInput }
-            if arguments.has("json") {
-                context.stdout.write(json(summary))
-            } else {
-                if index > 0 { context.stdout.line("") }
-                context.stdout.write(text(summary))
-            }
+        let batch = try CaptureBatch(arguments.positionals)
+        let json = arguments.has("json")
+        let paths = batch.paths
+        return batch.run(jobs: try CaptureBatch.jobs(arguments), context) { path, context in
+            let first = path == paths.first
+            return info(path, json: json, separated: !first, context)
         }
-        return code
+    }
+
+    private static func info(_ path: String, json: Bool, separated: Bool, _ context: Context) -> ExitCode {
+        let summary: CaptureSummary
+        do {
+            summary = CaptureSummary(reading: try CaptureReader(path: path, formats: captureFormats))
+        } catch {
+            context.error(error.description)
+            return .badInput
+        }
+        for problem in summary.problems.items { context.warn("\(path): \(problem)") }
+        if json {
+            context.stdout.write(Self.json(summary))
+        } else {
+            if separated { context.stdout.line("") }
+            context.stdout.write(text(summary))
+        }
+        return summary.damaged > 0 ? .badInput : .success
     }
 
     static func json(_ summary: CaptureSummary) -> [UInt8] {

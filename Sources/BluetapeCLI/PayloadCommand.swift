@@ -1,3 +1,4 @@
+import FieldJSON
 import ByteReading
 import JSON
 import PayloadDecoders
@@ -59,7 +60,7 @@ enum PayloadCommand: Command {
                 failed = true
                 w.beginObject()
                 w.key("error")
-                w.string(error.description)
+                FieldJSON.write(error, to: &w)
                 w.endObject()
             }
             w.newline()

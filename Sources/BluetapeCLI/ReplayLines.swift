@@ -1,6 +1,7 @@
 import CaptureFiles
 import CaptureModel
 import JSON
+import SystemIO
 import Replay
 
 /// Writes a replay's lines when they are due: to stdout, flushed line by line, or to the clients of

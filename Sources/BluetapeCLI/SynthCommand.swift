@@ -49,7 +49,8 @@ enum SynthCommand: Command {
         do {
             scenario = try Scenario.load(path: arguments.positionals[0], decoders: decoders)
         } catch {
-            throw InputError(error.description)
+            // A wrong field is the scenario's author's to fix, like a wrong option (exit 2).
+            throw error.isUnreadable ? InputError(error.description) as any Error : UsageError(error.description)
         }
         let temporary = output + ".partial"
         do {
@@ -60,7 +61,7 @@ enum SynthCommand: Command {
             context.stderr.line("wrote \(count) records to \(output)")
         } catch let error as ScenarioError {
             unlink(temporary)
-            throw InputError(error.description)
+            throw UsageError(error.description)
         } catch let error as CaptureWriteError {
             unlink(temporary)
             // Name the file asked for, not the temporary one beside it.

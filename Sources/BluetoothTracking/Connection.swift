@@ -2,34 +2,6 @@ import BluetoothPackets
 import ByteReading
 import CaptureModel
 
-/// A request waiting for its response, with what the response needs from it.
-struct PendingRequest {
-    var opcode: UInt8
-    var frame: Int
-    var handle: UInt16?
-    var offset: UInt16?
-    var attributeType: BluetoothUUID?
-    var handles: [UInt16]?
-    /// Find By Type Value: the value searched for (a service UUID in primary-service discovery).
-    var searchedValue: [UInt8]?
-    var executeFlags: UInt8?
-}
-
-/// A long value being read with Read Blob.
-struct LongRead {
-    var handle: UInt16
-    var value: [UInt8]
-    var firstFrame: Int
-    /// Read Response and Read Blob Responses so far; a long value has at least two.
-    var parts: Int
-}
-
-struct PreparedWrite {
-    var handle: UInt16
-    var offset: UInt16
-    var value: [UInt8]
-}
-
 /// Collects ACL fragments into L2CAP frames for one direction of one connection.
 struct L2CAPReassembler {
     var buffer: [UInt8] = []
@@ -43,31 +15,30 @@ struct L2CAPReassembler {
     }
 }
 
-/// Everything known about one connection: addresses, MTU, reassembly, ATT transactions and the
-/// two GATT databases (the peer's, when we are its client, and ours, when it is ours).
+/// Everything known about one connection: addresses, reassembly, its channels and ATT bearers, and
+/// the two GATT databases (the peer's, when we are its client, and ours, when it is ours).
 final class Connection {
     /// The `conn` number in events: the HCI handle, or a sequence number on air.
     let id: UInt16
     let adapter: UInt16
-    var peer: BluetoothAddress?
-    var peerType: AddressType?
+    @exclusivity(unchecked) var peer: BluetoothAddress?
+    @exclusivity(unchecked) var peerType: AddressType?
     /// Our own address: the adapter's, or on air the central's.
-    var local: BluetoothAddress?
-    var mtu: UInt16 = 23
-    var requestedMTU: UInt16?
-    var reassembly = [L2CAPReassembler(), L2CAPReassembler()]
-    /// Index 0: transactions where the peer is the server; 1: where we are.
-    var pending: [PendingRequest?] = [nil, nil]
-    var pendingIndication: [(handle: UInt16, frame: Int)?] = [nil, nil]
-    var longRead: [LongRead?] = [nil, nil]
-    var preparedWrites: [[PreparedWrite]] = [[], []]
-    /// Outbox index of a Read Response held back until we know whether a Read Blob continues it.
-    var heldRead: [Int?] = [nil, nil]
-    var databases = [GATTDatabase(), GATTDatabase()]
-    var pairingRequest: SMP.PairingFeatures?
-    var pairingMethod: String?
-    var pairingSecure: Bool?
-    var pairingInProgress = false
+    @exclusivity(unchecked) var local: BluetoothAddress?
+    @exclusivity(unchecked) var reassembly = [L2CAPReassembler(), L2CAPReassembler()]
+    /// ATT on the LE fixed channel (CID 0x0004).
+    let fixedBearer = ATTBearer(channel: L2CAPChannel.attribute, kind: .fixed)
+    /// Dynamic channels open now (BR/EDR ATT, EATT and other credit-based channels), and the
+    /// connection requests still waiting for their responses.
+    @exclusivity(unchecked) var channels: [DynamicChannel] = []
+    @exclusivity(unchecked) var channelRequests: [ChannelRequest] = []
+    /// The GATT databases, shared by every ATT bearer of the connection. Index 0: the peer's
+    /// (we are its client); 1: ours.
+    @exclusivity(unchecked) var databases = [GATTDatabase(), GATTDatabase()]
+    @exclusivity(unchecked) var pairingRequest: SMP.PairingFeatures?
+    @exclusivity(unchecked) var pairingMethod: String?
+    @exclusivity(unchecked) var pairingSecure: Bool?
+    @exclusivity(unchecked) var pairingInProgress = false
 
     init(id: UInt16, adapter: UInt16) {
         self.id = id

@@ -235,6 +235,12 @@ public struct ATTEvent: Sendable {
     public var discovered: [DiscoveredAttribute]?
     /// One part of a long value (Read Blob, Prepare Write, or a Read Response that a blob read continued).
     public var partial = false
+    /// The L2CAP channel the PDU came on: 0x0004 on the LE fixed channel, else the host's end of
+    /// the dynamic channel (the CID of the frames the host receives on it), for both directions.
+    public var channel: UInt16 = 0x0004
+    public var bearer: ATTBearerKind = .fixed
+    /// Exchange MTU: the Client Rx MTU of a request, the Server Rx MTU of a response.
+    public var exchangedMTU: UInt16?
 
     public var op: String {
         switch kind {
@@ -261,6 +267,25 @@ public struct ATTEvent: Sendable {
     }
 }
 
+/// The ATT bearer an `att` event came on.
+public enum ATTBearerKind: UInt8, Sendable {
+    /// The LE fixed channel, CID 0x0004.
+    case fixed
+    /// A BR/EDR channel opened for PSM 0x001F.
+    case bredr
+    /// An Enhanced ATT bearer: an enhanced credit-based channel for PSM 0x0027.
+    case eatt
+
+    /// The `bearer` key's value.
+    public var name: StaticString {
+        switch self {
+        case .fixed: "le"
+        case .bredr: "bredr"
+        case .eatt: "eatt"
+        }
+    }
+}
+
 /// One attribute a discovery response listed.
 public struct DiscoveredAttribute: Sendable, Hashable {
     public var handle: UInt16
@@ -274,6 +299,9 @@ public struct DiscoveredAttribute: Sendable, Hashable {
 public struct MTUChange: Sendable {
     public var connection: UInt16
     public var mtu: UInt16
+    /// The bearer whose ATT_MTU this is (0x0004: the LE fixed channel).
+    public var channel: UInt16 = 0x0004
+    public var bearer: ATTBearerKind = .fixed
 }
 
 public struct SMPEvent: Sendable {
@@ -321,13 +349,21 @@ public struct SignalEvent: Sendable {
     public var code: UInt8
     public var identifier: UInt8
     public var data: [UInt8]
+    /// The parameters, for the commands that open, shape and close channels.
+    public var command: SignalCommand = .other
 }
 
+/// A frame on a channel that carries neither ATT nor signalling; on a credit-based channel, one
+/// reassembled SDU.
 public struct L2CAPData: Sendable {
     public var connection: UInt16
     public var direction: Direction
     public var channel: UInt16
     public var data: [UInt8]
+    /// The PSM the channel was opened for, when its opening was seen.
+    public var psm: UInt16?
+    /// The data is an SDU reassembled from K-frames of a credit-based channel.
+    public var sdu = false
 }
 
 /// An HCI command or event that no other event type describes: passed through, not an error.

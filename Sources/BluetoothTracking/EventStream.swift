@@ -4,17 +4,24 @@ import CaptureModel
 /// turned into `diagnostic` events where they happened.
 public enum EventStream {
     /// Calls `body` with every event in order; returns the tracker's statistics.
-    /// `stop` is asked before each record (a consumer that has gone away ends the read early).
+    /// `stop` is asked before each record (a consumer that has gone away ends the read early);
+    /// `firstRecord` gets the first record's time before any event is made (the base of relative
+    /// times, whatever is filtered out later).
     @discardableResult
     public static func read(
         _ reader: some RecordSource, options: Tracker.Options = Tracker.Options(), stop: () -> Bool = { false },
-        _ body: (Event) -> Void
+        firstRecord: (Int64) -> Void = { _ in }, _ body: (Event) -> Void
     ) -> Tracker.Statistics {
         let tracker = Tracker(options: options)
         var reported = 0
         var lastTimestamp: Int64 = 0
+        var first = true
         while !stop(), let record = reader.next() {
-            if reader.problems.count > reported {
+            if first {
+                firstRecord(record.timestamp)
+                first = false
+            }
+            if reader.problemCount > reported {
                 reported = reportProblems(reader, from: reported, timestamp: record.timestamp, tracker, body)
             }
             lastTimestamp = record.timestamp
@@ -68,7 +75,7 @@ extension EventStream {
                 if finished { return nil }
                 // A record can complete no event (or several): read until one is ready.
                 if let record = source.next() {
-                    if source.problems.count > reported {
+                    if source.problemCount > reported {
                         reported = EventStream.reportProblems(
                             source, from: reported, timestamp: record.timestamp, tracker, { buffer.append($0) })
                     }

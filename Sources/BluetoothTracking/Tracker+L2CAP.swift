@@ -3,7 +3,8 @@ import ByteReading
 import CaptureModel
 
 extension Tracker {
-    /// Dispatches one complete L2CAP basic frame by channel.
+    /// Dispatches one complete L2CAP frame by channel: the fixed channels, then the dynamic
+    /// channels whose opening was seen; a frame on any other CID becomes an `l2cap` event.
     func dispatchL2CAP(_ r: inout ByteReader, connection: Connection, direction: Direction) {
         let channel: UInt16
         do {
@@ -15,33 +16,20 @@ extension Tracker {
         }
         switch channel {
         case L2CAPChannel.attribute:
-            handleATT(&r, connection: connection, direction: direction)
+            handleATT(&r, connection: connection, bearer: connection.fixedBearer, direction: direction)
         case L2CAPChannel.leSignaling, L2CAPChannel.signaling:
             handleSignaling(&r, connection: connection, direction: direction)
         case L2CAPChannel.securityManager:
             handleSMP(&r, connection: connection, direction: direction)
         default:
-            push(
-                .l2cap(
-                    L2CAPData(connection: connection.id, direction: direction, channel: channel, data: [UInt8](r.unread))))
-        }
-    }
-
-    private func handleSignaling(_ r: inout ByteReader, connection: Connection, direction: Direction) {
-        // The BR/EDR signalling channel may carry several commands in one frame; LE carries one.
-        repeat {
-            do {
-                let packet = try SignalingPacket(parsing: &r)
+            if !connection.channels.isEmpty, let dynamic = connection.channel(cid: channel, direction: direction) {
+                handleChannelFrame(&r, connection: connection, channel: dynamic, direction: direction)
+            } else {
                 push(
-                    .signal(
-                        SignalEvent(
-                            connection: connection.id, direction: direction, code: packet.code,
-                            identifier: packet.identifier, data: [UInt8](packet.data.unread))))
-            } catch {
-                diagnose("l2cap", "l2cap.malformed_signal", error, connection: connection.id)
-                return
+                    .l2cap(
+                        L2CAPData(connection: connection.id, direction: direction, channel: channel, data: [UInt8](r.unread))))
             }
-        } while !r.isAtEnd
+        }
     }
 
     private func handleSMP(_ r: inout ByteReader, connection c: Connection, direction: Direction) {

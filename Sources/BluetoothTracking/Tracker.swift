@@ -30,37 +30,37 @@ public final class Tracker {
     }
 
     let options: Options
-    public internal(set) var statistics = Statistics()
+    @exclusivity(unchecked) public internal(set) var statistics = Statistics()
 
-    var connections: [UInt32: Connection] = [:]
+    @exclusivity(unchecked) var connections: [UInt32: Connection] = [:]
     /// GATT databases learned in connections that have ended, by server.
-    var cache: [GATTServer: GATTDatabase] = [:]
-    var localAddresses: [UInt16: BluetoothAddress] = [:]
-    var extendedFragments: [ExtendedFragmentKey: ExtendedFragment] = [:]
-    var airConnections: [UInt32: AirConnection] = [:]
-    var nextAirConnectionID: UInt16 = 1
+    @exclusivity(unchecked) var cache: [GATTServer: GATTDatabase] = [:]
+    @exclusivity(unchecked) var localAddresses: [UInt16: BluetoothAddress] = [:]
+    @exclusivity(unchecked) var extendedFragments: [ExtendedFragmentKey: ExtendedFragment] = [:]
+    @exclusivity(unchecked) var airConnections: [UInt32: AirConnection] = [:]
+    @exclusivity(unchecked) var nextAirConnectionID: UInt16 = 1
     /// Set once the connection table has been full (reported once).
-    var reportedFullTable = false
+    @exclusivity(unchecked) var reportedFullTable = false
 
     /// Connections followed at once, over HCI and on air each. A capture of random handles or
     /// access addresses would otherwise grow memory by a connection's state per few bytes read.
     static let maximumConnections = 1024
 
     // The outbox: events wait here while an earlier one is held for a decision.
-    var outbox: [Event] = []
-    var outboxHeld: [Bool] = []
-    var outboxStart = 0
+    @exclusivity(unchecked) var outbox: [Event] = []
+    @exclusivity(unchecked) var outboxHeld: [Bool] = []
+    @exclusivity(unchecked) var outboxStart = 0
     /// Absolute index of outbox[0] (events ever queued before it).
-    var outboxBase = 0
-    var heldCount = 0
+    @exclusivity(unchecked) var outboxBase = 0
+    @exclusivity(unchecked) var heldCount = 0
 
     /// Where events go while `consume` or `finish` runs: straight out when nothing is held.
-    private var sink: ((Event) -> Void)?
+    @exclusivity(unchecked) private var sink: ((Event) -> Void)?
 
     // The record being processed.
-    var frame = 0
-    var timestamp: Int64 = 0
-    var adapter: UInt16 = 0
+    @exclusivity(unchecked) var frame = 0
+    @exclusivity(unchecked) var timestamp: Int64 = 0
+    @exclusivity(unchecked) var adapter: UInt16 = 0
 
     public init(options: Options = Options()) {
         self.options = options
@@ -230,6 +230,8 @@ public final class Tracker {
     /// Ends a connection: decides its held events and keeps what it learned for later connections.
     func close(_ connection: Connection) {
         releaseHolds(connection)
+        // Its channels close with the link.
+        for channel in connection.channels { closeChannel(connection, channel) }
         for side in 0..<2 where !connection.databases[side].isEmpty {
             guard let server = server(of: connection, side: side) else { continue }
             cache[server, default: GATTDatabase()].merge(connection.databases[side])

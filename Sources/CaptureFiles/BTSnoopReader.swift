@@ -13,9 +13,9 @@ final class BTSnoopReader {
 
     let datalink: LinkType
     private let input: InputBuffer
-    private(set) var problems = ProblemLog()
-    private var frame = 0
-    private var lastTimestamp: Int64?
+    @exclusivity(unchecked) private(set) var problems = ProblemLog()
+    @exclusivity(unchecked) private var frame = 0
+    @exclusivity(unchecked) private var lastTimestamp: Int64?
 
     init(input: InputBuffer, path: String) throws(CaptureError) {
         guard input.fill(Self.headerSize) else {

@@ -137,6 +137,14 @@ public final class CaptureReader: RecordSource {
         }
     }
 
+    public var problemCount: Int {
+        switch source {
+        case .btsnoop(let reader): reader.problems.count
+        case .packetLogger(let reader): reader.problems.count
+        case .external(let reader): reader.problemCount
+        }
+    }
+
     /// Damage found so far: damaged or cut records, with frame and byte offset.
     public var problems: ProblemLog {
         switch source {

@@ -10,15 +10,15 @@ import Darwin
 /// Memory stays flat: the window holds at most one megabyte plus the largest record.
 final class InputBuffer {
     private let fd: Int32
-    private var storage: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var start = 0
-    private var end = 0
-    private var atEOF = false
+    @exclusivity(unchecked) private var storage: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEOF = false
     /// File offset of the first unread byte.
-    private(set) var offset: Int64 = 0
+    @exclusivity(unchecked) private(set) var offset: Int64 = 0
     /// Set when a read fails with an I/O error.
-    private(set) var readError: String?
+    @exclusivity(unchecked) private(set) var readError: String?
 
     static let windowSize = 1 << 20
 

@@ -15,9 +15,9 @@ final class PacketLoggerReader {
 
     let bigEndian: Bool
     private let input: InputBuffer
-    private(set) var problems = ProblemLog()
-    private var frame = 0
-    private var lastTimestamp: Int64?
+    @exclusivity(unchecked) private(set) var problems = ProblemLog()
+    @exclusivity(unchecked) private var frame = 0
+    @exclusivity(unchecked) private var lastTimestamp: Int64?
 
     /// Decides whether the input looks like a PacketLogger file (up to five plausible records, as
     /// Wireshark checks, but the plausible records before a damaged one are enough: a file damaged

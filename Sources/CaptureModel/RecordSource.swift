@@ -6,4 +6,10 @@ public protocol RecordSource: AnyObject {
     func next() -> CaptureRecord?
     /// Damage found so far: damaged or cut records, with frame and byte offset.
     var problems: ProblemLog { get }
+    /// `problems.count`, asked after every record: without copying the log.
+    var problemCount: Int { get }
+}
+
+extension RecordSource {
+    public var problemCount: Int { problems.count }
 }

@@ -54,6 +54,7 @@ public enum EventJSON {
             w.int(m.connection)
             w.key("mtu")
             w.int(m.mtu)
+            bearer(channel: m.channel, m.bearer, &w)
         case .smp(let s):
             w.key("conn")
             w.int(s.connection)
@@ -119,6 +120,7 @@ public enum EventJSON {
             w.string(SignalingPacket.name(s.code))
             w.key("id")
             w.int(s.identifier)
+            EventL2CAPJSON.writeCommand(s.command, &w)
             w.key("data")
             w.hex(s.data)
         case .l2cap(let l):
@@ -127,6 +129,11 @@ public enum EventJSON {
             direction(l.direction, &w)
             w.key("cid")
             w.int(l.channel)
+            if let psm = l.psm { EventL2CAPJSON.writePSM(psm, &w) }
+            if l.sdu {
+                w.key("sdu")
+                w.bool(true)
+            }
             w.key("data")
             w.hex(l.data)
         case .hci(let h):
@@ -220,6 +227,15 @@ public enum EventJSON {
         if let name = type.staticName { w.literal(name) } else { w.string(type.name) }
     }
 
+    /// `cid` and `bearer`, for ATT that did not come on the LE fixed channel.
+    static func bearer(channel: UInt16, _ bearer: ATTBearerKind, _ w: inout JSONWriter) {
+        guard channel != L2CAPChannel.attribute else { return }
+        w.key("cid")
+        w.int(channel)
+        w.key("bearer")
+        w.literal(bearer.name)
+    }
+
     static func writeATT(_ att: ATTEvent, _ w: inout JSONWriter) {
         w.key("conn")
         w.int(att.connection)
@@ -229,6 +245,11 @@ public enum EventJSON {
         w.int(att.opcode)
         w.key("op")
         if let op = att.staticOp { w.literal(op) } else { w.string(att.op) }
+        bearer(channel: att.channel, att.bearer, &w)
+        if let mtu = att.exchangedMTU {
+            w.key(att.opcode == ATTOpcode.exchangeMTURequest ? "client_mtu" : "server_mtu")
+            w.int(mtu)
+        }
         if let handle = att.handle {
             w.key("handle")
             w.int(handle)

@@ -4,20 +4,34 @@ import ByteReading
 import CaptureModel
 import JSON
 
-/// Writes events for people, in the spirit of btmon: one header line per event with frame, time
-/// (seconds since the first event), direction and type, then indented details.
+/// Writes events for people, in the spirit of btmon: one header line per event with frame, time,
+/// direction and type, then indented details.
 public struct EventText {
-    private var firstTimestamp: Int64?
+    /// How the time column counts.
+    public enum TimeMode: String, Sendable, CaseIterable {
+        /// Seconds since the capture's first record, whatever is filtered out: pasted into
+        /// `--since`, it finds the same event.
+        case relative
+        /// The UTC date and time, ISO 8601 (also accepted by `--since`).
+        case absolute
+        /// Seconds since the event shown before.
+        case delta
+    }
 
-    public init() {}
+    public var mode: TimeMode
+    /// The capture's first record's time, which relative times count from; until it is set, the
+    /// first event's.
+    public var timeBase: Int64?
+    private var previous: Int64?
+
+    public init(mode: TimeMode = .relative) {
+        self.mode = mode
+    }
 
     public mutating func write(_ event: Event, to w: inout JSONWriter) {
-        let start = firstTimestamp ?? event.timestamp
-        if firstTimestamp == nil { firstTimestamp = event.timestamp }
+        if timeBase == nil { timeBase = event.timestamp }
         var header = "#\(event.frame)"
-        // A damaged capture's timestamps can lie anywhere in Int64: the difference saturates.
-        let (elapsed, overflow) = event.timestamp.subtractingReportingOverflow(start)
-        header += pad(header, 8) + relativeTime(overflow ? (event.timestamp < start ? .min : .max) : elapsed)
+        header += pad(header, 8) + timeColumn(event.timestamp)
         var details: [String] = []
         let (direction, summary) = describe(event, &details)
         header += "  " + direction + pad(direction, 5) + " " + event.type.rawValue + pad(event.type.rawValue, 11) + summary
@@ -34,9 +48,14 @@ public struct EventText {
         String(repeating: " ", count: max(1, width - text.count))
     }
 
-    private func relativeTime(_ micros: Int64) -> String {
+    private mutating func timeColumn(_ timestamp: Int64) -> String {
+        defer { previous = timestamp }
+        if mode == .absolute { return CivilTime.isoText(micros: timestamp) }
+        let start = mode == .delta ? previous ?? timestamp : timeBase ?? timestamp
+        // A damaged capture's timestamps can lie anywhere in Int64: the difference saturates.
+        let (elapsed, overflow) = timestamp.subtractingReportingOverflow(start)
         var writer = JSONWriter(capacity: 20)
-        writer.timestamp(micros: micros)
+        writer.timestamp(micros: overflow ? (timestamp < start ? .min : .max) : elapsed)
         let text = String(decoding: writer.bytes, as: UTF8.self)
         return String(repeating: " ", count: max(0, 12 - text.count)) + text
     }
@@ -70,6 +89,10 @@ public struct EventText {
             return ("recv", "conn \(x.connection)\(x.address.map { " \($0)" } ?? "") reason: \(HCINames.error(x.reason))")
         case .att(let a):
             var summary = "\(a.op) conn \(a.connection)"
+            if let mtu = a.exchangedMTU {
+                summary += a.opcode == ATTOpcode.exchangeMTURequest ? " client mtu \(mtu)" : " server mtu \(mtu)"
+            }
+            if a.channel != L2CAPChannel.attribute { summary += " \(a.bearer.name) cid \(hex4(a.channel))" }
             if let handle = a.handle {
                 summary += " handle \(hex4(handle))"
                 if let attribute = a.attribute {
@@ -99,7 +122,9 @@ public struct EventText {
             if let value = a.value { d.append("value \(Hex.encode(value))\(a.partial ? " (part)" : "")\(printable(value))") }
             return ("\(a.direction.name)", summary)
         case .mtu(let m):
-            return ("", "conn \(m.connection) mtu \(m.mtu)")
+            var summary = "conn \(m.connection) mtu \(m.mtu)"
+            if m.channel != L2CAPChannel.attribute { summary += " \(m.bearer.name) cid \(hex4(m.channel))" }
+            return ("", summary)
         case .smp(let s):
             var summary = "\(s.op) conn \(s.connection)"
             if let method = s.method { summary += " method \(method)" }
@@ -115,11 +140,15 @@ public struct EventText {
         case .encryption(let e):
             return ("recv", "conn \(e.connection) \(e.status == 0 ? (e.enabled ? "on" : "off") : "failed: \(HCINames.error(e.status))")")
         case .signal(let s):
+            if let parameters = EventL2CAPText.parameters(s.command) { d.append(parameters) }
             d.append("data \(Hex.encode(s.data))")
             return ("\(s.direction.name)", "\(SignalingPacket.name(s.code)) conn \(s.connection) id \(s.identifier)")
         case .l2cap(let l):
             d.append("data \(Hex.encode(l.data))")
-            return ("\(l.direction.name)", "conn \(l.connection) cid \(hex4(l.channel)) \(l.data.count) bytes")
+            var summary = "conn \(l.connection) cid \(hex4(l.channel))"
+            if let psm = l.psm { summary += " " + EventL2CAPText.psm(psm) }
+            summary += " \(l.data.count) bytes\(l.sdu ? " (sdu)" : "")"
+            return ("\(l.direction.name)", summary)
         case .hci(let h):
             if h.kind == .command {
                 if !h.parameters.isEmpty { d.append(Hex.encode(h.parameters)) }

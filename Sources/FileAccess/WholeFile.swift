@@ -1,3 +1,5 @@
+import SystemIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,9 +27,7 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(path): \(reason)" }
 
     /// The system's words for an errno, in lower case to follow a path and a colon.
-    public static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code)).lowercased()
-    }
+    public static func reason(_ code: Int32) -> String { SystemIO.reason(code) }
 }
 
 /// Small files (layouts, scenarios, GATT maps, goldens, readings) read whole, and directories listed.
@@ -72,30 +72,31 @@ public enum WholeFile {
     }
 
     private static func readChunk(_ fd: Int32, _ path: String, capacity: Int) throws(FileError) -> [UInt8] {
-        var failure: Int32 = 0
+        var failure: SystemError?
         let chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var n = 0
-            while n < capacity {
-                let r = systemRead(fd, buffer.baseAddress! + n, capacity - n)
-                if r < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
+            do throws(SystemError) {
+                while n < capacity {
+                    let r = try SystemIO.read(fd, into: buffer.baseAddress! + n, count: capacity - n)
+                    if r == 0 { break }
+                    n += r
                 }
-                if r == 0 { break }
-                n += r
+            } catch {
+                failure = error
             }
             count = n
         }
-        if failure != 0 { throw FileError(path: path, code: failure) }
+        if let failure { throw FileError(path: path, code: failure.code) }
         return chunk
     }
 
-    private static func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.read(fd, buffer, count)
-        #else
-        Darwin.read(fd, buffer, count)
-        #endif
+    /// Replaces a small file whole (a golden, a report), atomically: readers see the old file or
+    /// the new one.
+    public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
+        do {
+            try SystemIO.writeFileAtomically(bytes, to: path)
+        } catch {
+            throw FileError(path: path, code: error.code)
+        }
     }
 }

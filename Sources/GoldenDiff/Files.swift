@@ -25,36 +25,12 @@ public enum Files {
         }
     }
 
-    /// Replaces `path` with `bytes` so a reader sees the old file or the new one, never a part:
-    /// the bytes go to a temporary file in the same directory, which is then renamed over it.
+    /// Replaces `path` with `bytes` so a reader sees the old file or the new one, never a part.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(GoldenError) {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw GoldenError("\(path): cannot write: \(FileError.reason(errno))") }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = write(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                done += n
-            }
-        }
-        if failure == 0, fsync(fd) != 0 { failure = errno }
-        var existing = stat()
-        fchmod(fd, stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644)  // mkstemp makes it 0600
-        close(fd)
-        if failure == 0, rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw GoldenError("\(path): cannot write: \(FileError.reason(failure))")
+        do {
+            try WholeFile.write(bytes, to: path)
+        } catch {
+            throw GoldenError("\(path): cannot write: \(error.reason)")
         }
     }
 

@@ -1,3 +1,5 @@
+import Handoff
+
 /// `golden check`: every capture of a suite decoded and compared with its golden, in parallel.
 public struct GoldenCheck: Sendable, Equatable {
     /// One capture's result.

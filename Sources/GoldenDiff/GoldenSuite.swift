@@ -1,7 +1,11 @@
 /// The captures and golden files under some paths, paired by name: the golden of
 /// `envsensor.btsnoop` is `envsensor.btsnoop.golden.jsonl` beside it.
 public struct GoldenSuite: Sendable {
-    public static let captureExtensions: Set<String> = ["btsnoop", "log", "cfa", "snoop", "pcap", "pcapng", "pklg"]
+    /// What a capture file is called: btsnoop (Android's .log and .log.last, .cfa, .snoop), pcap,
+    /// pcapng, PacketLogger, and what phones hand over (bug report zips, gzip'd logs, sysdiagnose).
+    public static let captureExtensions: Set<String> = [
+        "btsnoop", "log", "last", "cfa", "snoop", "pcap", "pcapng", "pklg", "zip", "gz", "tgz",
+    ]
     public static let goldenSuffix = ".golden.jsonl"
 
     /// A capture, where its golden is (or belongs), and the rules that apply to it.

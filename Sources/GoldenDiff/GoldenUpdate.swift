@@ -1,3 +1,5 @@
+import Handoff
+
 /// `golden update`: writes each capture's golden from what the decoders give now, exactly as they
 /// give it, and says what that changed.
 public struct GoldenUpdate: Sendable, Equatable {

@@ -5,6 +5,7 @@ import Darwin
 #endif
 
 import FileAccess
+import SystemIO
 
 /// Decodes a capture file into readings JSONL, one canonical reading per line. The decoding
 /// pipeline is supplied by the caller; `options` come from the `decode` section of golden.json.
@@ -72,11 +73,16 @@ public enum ReadingsSource {
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return false }
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw GoldenError("\(path): \(FileError.reason(errno))")
+            var failure: SystemError?
+            let count = chunk.withUnsafeMutableBytes { raw -> Int in
+                do throws(SystemError) {
+                    return try SystemIO.read(fd, into: raw.baseAddress!, count: raw.count)
+                } catch {
+                    failure = error
+                    return 0
+                }
             }
+            if let failure { throw GoldenError("\(path): \(failure.reason)") }
             if count == 0 { return true }
             if let first = chunk[0..<count].first(where: { !isBlank($0) }) { return first == UInt8(ascii: "{") }
         }

@@ -32,6 +32,25 @@ public struct JSONWriter: ~Copyable {
         try body(UnsafeRawBufferPointer(start: base, count: used))
     }
 
+    /// Puts `bytes` at `offset`, moving what follows: to add a key to an object already written
+    /// (`"capture":"a.btsnoop",` after a line's opening brace).
+    public mutating func insert(_ bytes: [UInt8], at offset: Int) {
+        precondition(offset >= 0 && offset <= used, "insert past the end")
+        reserve(bytes.count)
+        (base + offset + bytes.count).update(from: base + offset, count: used - offset)
+        if !bytes.isEmpty { bytes.withUnsafeBufferPointer { (base + offset).update(from: $0.baseAddress!, count: bytes.count) } }
+        used += bytes.count
+    }
+
+    /// `"name":"value",`, ready to `insert` after an object's opening brace.
+    public static func member(_ name: String, _ value: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 64 + name.utf8.count + value.utf8.count)
+        w.key(escaping: name)
+        w.string(value)
+        w.raw(UInt8(ascii: ","))
+        return w.bytes
+    }
+
     /// Forgets what was written, keeping the memory.
     public mutating func reset() {
         used = 0

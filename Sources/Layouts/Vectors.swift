@@ -1,3 +1,4 @@
+import FieldJSON
 import ByteReading
 import JSON
 import PayloadDecoders

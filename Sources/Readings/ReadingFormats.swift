@@ -1,3 +1,4 @@
+import FieldJSON
 import BluetoothPackets
 import ByteReading
 import JSON
@@ -96,7 +97,8 @@ public enum ReadingText {
 public enum ReadingCSV {
     public static let header = "frame,ts,addr,decoder,source,match,index,field,value\n"
 
-    public static func write(_ reading: Reading, to w: inout JSONWriter) {
+    /// `leading`: columns to put first on every row (`capture,`), already quoted and comma-ended.
+    public static func write(_ reading: Reading, to w: inout JSONWriter, leading: String = "") {
         var ts = JSONWriter(capacity: 24)
         ts.timestamp(micros: reading.timestamp)
         let match: String
@@ -109,7 +111,7 @@ public enum ReadingCSV {
             String(reading.frame), String(decoding: ts.bytes, as: UTF8.self), reading.address?.description ?? "",
             reading.decoder ?? "", reading.source, match, reading.index.map(String.init) ?? "",
         ]
-        let prefix = columns.map(quote).joined(separator: ",")
+        let prefix = leading + columns.map(quote).joined(separator: ",")
         func row(_ field: String, _ value: String) {
             let line: String = prefix + "," + quote(field) + "," + quote(value) + "\n"
             w.raw(string: line)
@@ -123,7 +125,8 @@ public enum ReadingCSV {
         }
     }
 
-    static func quote(_ text: String) -> String {
+    /// `text` as one CSV field: quoted when it holds a comma, a quote or a line break.
+    public static func quote(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

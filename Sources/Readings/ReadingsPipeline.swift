@@ -23,11 +23,11 @@ public final class ReadingsPipeline {
     private let deduplicated: [(decoder: String, names: [String])]
     /// Follow-ups by the id of the decoder whose outcomes they see; a list for the same reason.
     private let followUps: [(decoder: String, followUp: any DecoderFollowUp)]
-    private var output = ReadingOutbox()
-    private var pendingDuplicates: [DedupKey: Int] = [:]
-    private var lastExpiry: Int64 = .min
-    private var lastFrame = 0
-    private var lastTimestamp: Int64 = 0
+    @exclusivity(unchecked) private var output = ReadingOutbox()
+    @exclusivity(unchecked) private var pendingDuplicates: [DedupKey: Int] = [:]
+    @exclusivity(unchecked) private var lastExpiry: Int64 = .min
+    @exclusivity(unchecked) private var lastFrame = 0
+    @exclusivity(unchecked) private var lastTimestamp: Int64 = 0
 
     public init(decoders: DecoderSet, options: Options = Options()) {
         self.decoders = decoders

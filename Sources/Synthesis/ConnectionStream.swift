@@ -6,24 +6,37 @@ import CaptureModel
 /// One connection from the phone to a device, as its HCI log shows it: connection set-up, MTU
 /// exchange, full discovery, subscriptions, the scenario's actions, and disconnection. ACL is
 /// fragmented at the controller's buffer size and every packet sent is followed by a Number of
-/// Completed Packets event.
+/// Completed Packets event. ATT goes over the connection's bearers (ConnectionStream+L2CAP.swift):
+/// the LE fixed channel, a BR/EDR channel, or EATT channels for the actions.
 final class ConnectionStream: RecordStream {
-    private let device: DeviceSpec
-    private let spec: ConnectionSpec
-    private let handle: UInt16
+    let device: DeviceSpec
+    let spec: ConnectionSpec
+    let handle: UInt16
     private let table: GATTTable
-    private let aclBuffer: Int
+    let aclBuffer: Int
     private let reader: ScenarioReader
     private let scenarioStart: Int64
-    private let start: Int64
+    let start: Int64
     private let end: Int64
     private var random: SeededRandom
-    private var mtu = 23
-    private var busyUntil: Int64 = 0
-    private var heap = RecordHeap()
-    private var actions: [(spec: ActionSpec, index: Int)]
+    var mtu = 23
+    /// Where ATT goes: [0] carries the set-up (the LE fixed channel or the BR/EDR channel); EATT
+    /// channels follow it.
+    var bearers = [SynthBearer(deviceCID: 0x0004, phoneCID: 0x0004)]
+    var nextSignalIdentifier: UInt8 = 1
+    /// When the link is free for the next frame, from the phone [0] and from the device [1].
+    var linkFree: [Int64] = [0, 0]
+    var heap = RecordHeap()
+    /// Each action with the index of its next repetition and the bearer it goes over.
+    private var actions: [(spec: ActionSpec, index: Int, bearer: Int)]
     private var disconnected = false
     private var pendingError: ScenarioError?
+
+    /// When the set-up bearer is free for the next request.
+    var busyUntil: Int64 {
+        get { bearers[0].busyUntil }
+        set { bearers[0].busyUntil = newValue }
+    }
 
     init(
         device: DeviceSpec, spec: ConnectionSpec, handle: UInt16, scenario: Scenario, reader: ScenarioReader,
@@ -39,7 +52,10 @@ final class ConnectionStream: RecordStream {
         scenarioStart = scenario.start
         start = scenario.start + spec.at
         end = min(start + spec.duration, scenario.start + scenario.duration)
-        actions = spec.actions.map { ($0, 0) }
+        var eattChannels = 0
+        if case .eatt(let channels) = spec.bearer { eattChannels = channels }
+        // With EATT, the actions take turns over its channels.
+        actions = spec.actions.enumerated().map { ($1, 0, eattChannels == 0 ? 0 : 1 + $0 % eattChannels) }
         setUp(enhanced: scenario.controller.enhancedConnectionComplete)
     }
 
@@ -73,8 +89,9 @@ final class ConnectionStream: RecordStream {
                 if let queued = heap.minimumTime, queued < time { return }
                 let index = actions[i].index
                 actions[i].index += 1
+                let bearer = actions[i].bearer
                 do {
-                    try perform(actions[i].spec, index: index, at: max(time, busyUntil))
+                    try perform(actions[i].spec, index: index, at: max(time, bearers[bearer].busyUntil), on: bearer)
                 } catch {
                     pendingError = error
                 }
@@ -88,53 +105,20 @@ final class ConnectionStream: RecordStream {
         }
     }
 
-    // MARK: ACL
-
-    private func l2cap(_ pdu: [UInt8]) -> [UInt8] {
-        [UInt8(pdu.count & 0xFF), UInt8(pdu.count >> 8), 0x04, 0x00] + pdu
-    }
-
-    /// Host to controller: fragments, then one Number of Completed Packets per fragment.
-    private func send(_ pdu: [UInt8], at time: Int64) {
-        let frame = l2cap(pdu)
-        var offset = 0
-        var t = time
-        var fragments = 0
-        while offset < frame.count {
-            let size = min(aclBuffer, frame.count - offset)
-            heap.push(HCIRecords.acl(handle: handle, first: offset == 0, sent: true, frame[offset..<offset + size], at: t))
-            offset += size
-            t += 120
-            fragments += 1
-        }
-        heap.push(
-            HCIRecords.numberOfCompletedPackets(handle: handle, count: UInt16(fragments), at: time + spec.interval / 2 + 100))
-    }
-
-    /// Controller to host, fragmented the same way.
-    private func receive(_ pdu: [UInt8], at time: Int64) {
-        let frame = l2cap(pdu)
-        var offset = 0
-        var t = time
-        while offset < frame.count {
-            let size = min(aclBuffer, frame.count - offset)
-            heap.push(HCIRecords.acl(handle: handle, first: offset == 0, sent: false, frame[offset..<offset + size], at: t))
-            offset += size
-            t += 120
-        }
-    }
+    // MARK: Requests
 
     /// A request from the phone and the device's answer one connection interval later.
-    private func transaction(_ request: [UInt8], _ response: [UInt8], at time: Int64) -> Int64 {
-        let t = max(time, busyUntil)
-        send(request, at: t)
-        let answered = t + spec.interval
-        receive(response, at: answered)
-        busyUntil = answered + 600
-        return busyUntil
+    private func transaction(_ request: [UInt8], _ response: [UInt8], at time: Int64, on bearer: Int = 0) -> Int64 {
+        let t = max(time, bearers[bearer].busyUntil)
+        // Frames wait for the link when another bearer's are on it: the answer comes after the
+        // request, and the next request after the answer.
+        send(request, at: t, on: bearer)
+        let answered = receive(response, at: max(t + spec.interval, linkFree[0] + 150), on: bearer)
+        bearers[bearer].busyUntil = max(answered + 600, linkFree[1] + 150)
+        return bearers[bearer].busyUntil
     }
 
-    private func u16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+    func u16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
 
     private func attributeNotFound(_ opcode: UInt8, _ handle: UInt16) -> [UInt8] {
         [ATTOpcode.errorResponse, opcode] + u16(handle) + [0x0A]
@@ -143,25 +127,38 @@ final class ConnectionStream: RecordStream {
     // MARK: Set-up and tear-down
 
     private func setUp(enhanced: Bool) {
-        heap.push(HCIRecords.createConnection(peerType: device.addressType, peer: device.address, interval: spec.interval, at: start))
-        heap.push(HCIRecords.commandStatus(0x200D, at: start + 900))
         let connected = start + 40_000
-        heap.push(
-            HCIRecords.connectionComplete(
-                enhanced: enhanced, handle: handle, peerType: device.addressType, peer: device.address,
-                interval: spec.interval, at: connected))
-        busyUntil = connected + spec.interval
-        _ = transaction([ATTOpcode.exchangeMTURequest] + u16(517), [ATTOpcode.exchangeMTUResponse] + u16(UInt16(spec.deviceMTU)), at: busyUntil)
+        if spec.bearer == .bredr {
+            heap.push(HCIRecords.createClassicConnection(peer: device.address, at: start))
+            heap.push(HCIRecords.commandStatus(0x0405, at: start + 900))
+            heap.push(HCIRecords.classicConnectionComplete(handle: handle, peer: device.address, at: connected))
+            busyUntil = connected + spec.interval
+            // ATT_MTU on BR/EDR is the channel's: no Exchange MTU (Vol 3, Part F, §3.4.2).
+            openClassicATTChannel()
+        } else {
+            heap.push(
+                HCIRecords.createConnection(peerType: device.addressType, peer: device.address, interval: spec.interval, at: start))
+            heap.push(HCIRecords.commandStatus(0x200D, at: start + 900))
+            heap.push(
+                HCIRecords.connectionComplete(
+                    enhanced: enhanced, handle: handle, peerType: device.addressType, peer: device.address,
+                    interval: spec.interval, at: connected))
+            busyUntil = connected + spec.interval
+            _ = transaction(
+                [ATTOpcode.exchangeMTURequest] + u16(517), [ATTOpcode.exchangeMTUResponse] + u16(UInt16(spec.deviceMTU)),
+                at: busyUntil)
+        }
         mtu = min(517, spec.deviceMTU)
         if spec.discover { discover() }
         for uuid in spec.subscribe { subscribe(uuid, at: busyUntil) }
+        if case .eatt(let channels) = spec.bearer { openEATTChannels(channels) }
     }
 
     /// Writes 01 00 (notifications) or 02 00 (indications) to the characteristic's CCCD.
-    private func subscribe(_ uuid: BluetoothUUID, at time: Int64) {
+    private func subscribe(_ uuid: BluetoothUUID, at time: Int64, on bearer: Int = 0) {
         guard let characteristic = table.characteristic(uuid), let cccd = characteristic.cccd else { return }
         let value: [UInt8] = characteristic.notifies ? [0x01, 0x00] : [0x02, 0x00]
-        _ = transaction([ATTOpcode.writeRequest] + u16(cccd) + value, [ATTOpcode.writeResponse], at: time)
+        _ = transaction([ATTOpcode.writeRequest] + u16(cccd) + value, [ATTOpcode.writeResponse], at: time, on: bearer)
     }
 
     /// Primary services, then each service's characteristics, then each characteristic's descriptors.
@@ -210,7 +207,8 @@ final class ConnectionStream: RecordStream {
     }
 
     private func disconnect() {
-        let t = max(end, busyUntil)
+        var t = max(end, bearers.map(\.busyUntil).max() ?? busyUntil)
+        if bearers.count > 1 || spec.bearer == .bredr { t = closeChannels(at: t) }
         if spec.localDisconnect {
             heap.push(HCIRecords.command(0x0406, u16(handle) + [spec.reason], at: t))
             heap.push(HCIRecords.commandStatus(0x0406, at: t + 800))
@@ -222,10 +220,10 @@ final class ConnectionStream: RecordStream {
 
     // MARK: Actions
 
-    private func perform(_ action: ActionSpec, index: Int, at time: Int64) throws(ScenarioError) {
+    private func perform(_ action: ActionSpec, index: Int, at time: Int64, on bearer: Int) throws(ScenarioError) {
         guard let characteristic = table.characteristic(action.uuid) else { return }
         if case .subscribe = action.kind {
-            subscribe(action.uuid, at: time)
+            subscribe(action.uuid, at: time, on: bearer)
             return
         }
         let h = characteristic.valueHandle
@@ -242,17 +240,17 @@ final class ConnectionStream: RecordStream {
                     action.path, "a \(value.count)-byte value does not fit a notification at MTU \(mtu) (at most \(mtu - 3))")
             }
             if case .notify = action.kind {
-                receive([ATTOpcode.handleValueNotification] + u16(h) + value, at: time)
+                receive([ATTOpcode.handleValueNotification] + u16(h) + value, at: time, on: bearer)
             } else {
-                receive([ATTOpcode.handleValueIndication] + u16(h) + value, at: time)
-                send([ATTOpcode.handleValueConfirmation], at: time + 1_500)
+                receive([ATTOpcode.handleValueIndication] + u16(h) + value, at: time, on: bearer)
+                send([ATTOpcode.handleValueConfirmation], at: time + 1_500, on: bearer)
             }
         case .write(let withResponse):
             if value.count <= mtu - 3 {
                 if withResponse {
-                    _ = transaction([ATTOpcode.writeRequest] + u16(h) + value, [ATTOpcode.writeResponse], at: time)
+                    _ = transaction([ATTOpcode.writeRequest] + u16(h) + value, [ATTOpcode.writeResponse], at: time, on: bearer)
                 } else {
-                    send([ATTOpcode.writeCommand] + u16(h) + value, at: time)
+                    send([ATTOpcode.writeCommand] + u16(h) + value, at: time, on: bearer)
                 }
             } else {
                 guard withResponse else {
@@ -265,20 +263,20 @@ final class ConnectionStream: RecordStream {
                 while offset < value.count {
                     let part = Array(value[offset..<min(offset + mtu - 5, value.count)])
                     let pdu = u16(h) + u16(UInt16(offset)) + part
-                    t = transaction([ATTOpcode.prepareWriteRequest] + pdu, [ATTOpcode.prepareWriteResponse] + pdu, at: t)
+                    t = transaction([ATTOpcode.prepareWriteRequest] + pdu, [ATTOpcode.prepareWriteResponse] + pdu, at: t, on: bearer)
                     offset += part.count
                 }
-                _ = transaction([ATTOpcode.executeWriteRequest, 0x01], [ATTOpcode.executeWriteResponse], at: t)
+                _ = transaction([ATTOpcode.executeWriteRequest, 0x01], [ATTOpcode.executeWriteResponse], at: t, on: bearer)
             }
         case .read:
             // The first Read Response holds MTU − 1 bytes; Read Blob fetches the rest while parts come full.
             var part = Array(value.prefix(mtu - 1))
-            var t = transaction([ATTOpcode.readRequest] + u16(h), [ATTOpcode.readResponse] + part, at: time)
+            var t = transaction([ATTOpcode.readRequest] + u16(h), [ATTOpcode.readResponse] + part, at: time, on: bearer)
             var offset = part.count
             while part.count == mtu - 1 {
                 part = Array(value[offset..<min(offset + mtu - 1, value.count)])
                 t = transaction(
-                    [ATTOpcode.readBlobRequest] + u16(h) + u16(UInt16(offset)), [ATTOpcode.readBlobResponse] + part, at: t)
+                    [ATTOpcode.readBlobRequest] + u16(h) + u16(UInt16(offset)), [ATTOpcode.readBlobResponse] + part, at: t, on: bearer)
                 offset += part.count
             }
         case .subscribe:

@@ -131,4 +131,27 @@ enum HCIRecords {
         w.u16le(0)
         return command(0x200D, w.bytes, at: time)
     }
+
+    /// Create Connection (§7.1.5): a BR/EDR ACL link to `peer`.
+    static func createClassicConnection(peer: BluetoothAddress, at time: Int64) -> StoredRecord {
+        var w = ByteWriter(capacity: 13)
+        w.append(peer.wireBytes)
+        w.u16le(0xCC18)  // packet types DM1, DH1, DM3, DH3, DM5, DH5
+        w.u8(0x01)  // page scan repetition mode R1
+        w.u8(0x00)  // reserved
+        w.u16le(0x0000)  // no clock offset
+        w.u8(0x01)  // role switch allowed
+        return command(0x0405, w.bytes, at: time)
+    }
+
+    /// Connection Complete (§7.7.3) of a BR/EDR ACL link.
+    static func classicConnectionComplete(handle: UInt16, peer: BluetoothAddress, at time: Int64) -> StoredRecord {
+        var w = ByteWriter(capacity: 11)
+        w.u8(0)  // success
+        w.u16le(handle)
+        w.append(peer.wireBytes)
+        w.u8(0x01)  // ACL link
+        w.u8(0x00)  // encryption off
+        return event(0x03, w.bytes, at: time)
+    }
 }

@@ -4,6 +4,8 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     public var line: Int?
     public var path: String
     public var message: String
+    /// The file could not be read or is not JSON; otherwise a field of it is wrong.
+    public var isUnreadable = false
 
     public var description: String {
         "\(file)\(line.map { ":\($0)" } ?? ""): \(path): \(message)"

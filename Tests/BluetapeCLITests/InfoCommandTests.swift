@@ -2,6 +2,7 @@ import BluetapeCLI
 import CaptureFiles
 import CaptureModel
 import JSON
+import SystemIO
 import Testing
 import TestSupport
 
@@ -72,7 +73,7 @@ struct InfoCommandTests {
         #expect(out.hasPrefix("bluetape "))
         (code, out, _) = runTool(["help", "info"])
         #expect(code == 0)
-        #expect(out.contains("usage: bluetape info [--json] FILE…"))
+        #expect(out.contains("usage: bluetape info [--json] FILE|DIR…"))
         (code, out, _) = runTool(["info", "--help"])
         #expect(code == 0)
         #expect(out.contains("--json"))

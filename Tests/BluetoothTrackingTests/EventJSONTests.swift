@@ -191,8 +191,8 @@ struct EventJSONTests {
         trace.att(0x0040, .received, "03 9E 00")
         #expect(
             lines(trace) == [
-                #"{"frame":1,"ts":1710495001.151075,"type":"att","conn":64,"dir":"sent","opcode":2,"op":"mtu_req"}"#,
-                #"{"frame":2,"ts":1710495001.152075,"type":"att","conn":64,"dir":"recv","opcode":3,"op":"mtu_rsp","request_frame":1}"#,
+                #"{"frame":1,"ts":1710495001.151075,"type":"att","conn":64,"dir":"sent","opcode":2,"op":"mtu_req","client_mtu":247}"#,
+                #"{"frame":2,"ts":1710495001.152075,"type":"att","conn":64,"dir":"recv","opcode":3,"op":"mtu_rsp","server_mtu":158,"request_frame":1}"#,
                 #"{"frame":2,"ts":1710495001.152075,"type":"mtu","conn":64,"mtu":158}"#,
             ])
     }

@@ -38,9 +38,24 @@ struct DamageTests {
         }
     }
 
-    @Test(arguments: TestPaths.sharedCaptureFiles.filter { $0.hasSuffix(".pklg") || $0.hasSuffix("test1.pcapng") })
-    func `every prefix of a small real capture reads without a crash`(path: String) throws {
-        let bytes = try #require(TestPaths.readFile(path))
+    /// Small captures in the formats that resynchronize differently: built here (so the sweep runs
+    /// without ../shared), and the small real ones when ../shared/captures is present.
+    static let smallCaptures: [String] =
+        ["built: PacketLogger, big-endian", "built: PacketLogger, little-endian", "built: pcap"]
+        + TestPaths.sharedCaptureFiles.filter { $0.hasSuffix(".pklg") || $0.hasSuffix("test1.pcapng") }
+
+    static func bytes(of capture: String) throws -> [UInt8] {
+        switch capture {
+        case "built: PacketLogger, big-endian": PacketLoggerSample.bytes(CaptureFactory.sampleRecords(count: 40), bigEndian: true)
+        case "built: PacketLogger, little-endian": PacketLoggerSample.bytes(CaptureFactory.sampleRecords(count: 40), bigEndian: false)
+        case "built: pcap": try CaptureFactory.capture(.pcap(.h4WithPHDR), CaptureFactory.sampleRecords(count: 40))
+        default: try #require(TestPaths.readFile(capture))
+        }
+    }
+
+    @Test(arguments: smallCaptures)
+    func `every prefix of a small capture reads without a crash`(path: String) throws {
+        let bytes = try Self.bytes(of: path)
         let ends = try recordEnds(bytes)
         for length in stride(from: 0, through: bytes.count, by: 7) {
             let expected = ends.filter { $0 <= Int64(length) }.count
@@ -116,5 +131,32 @@ struct BadFileTests {
         bytes = [0xD4, 0xC3, 0xB2, 0xA1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 1, 0, 0, 0]
         let error = #expect(throws: CaptureError.self) { try CaptureReader(bytes: bytes, formats: testFormats) }
         #expect(error?.description == "<memory>: unsupported datalink 1 (unknown datalink 1)")
+    }
+}
+
+/// PacketLogger files built by hand (length, seconds, microseconds, type, packet), in either byte
+/// order, as PacketLogger.app (little-endian) and BTstack (big-endian) write them.
+enum PacketLoggerSample {
+    static func bytes(_ records: [StoredRecord], bigEndian: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        func u32(_ value: UInt32) {
+            let v = bigEndian ? value.bigEndian : value.littleEndian
+            withUnsafeBytes(of: v) { out.append(contentsOf: $0) }
+        }
+        for record in records {
+            let type: UInt8
+            switch (record.kind, record.direction) {
+            case (.command, _): type = 0x00
+            case (.event, _): type = 0x01
+            case (.acl, .sent): type = 0x02
+            default: type = 0x03
+            }
+            u32(UInt32(9 + record.payload.count))
+            u32(UInt32(record.timestamp / 1_000_000))
+            u32(UInt32(record.timestamp % 1_000_000))
+            out.append(type)
+            out += record.payload
+        }
+        return out
     }
 }

@@ -1,6 +1,7 @@
 import BluetapeCLI
 import GoldenDiff
 import JSON
+import SystemIO
 import TestSupport
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import CaptureFiles
 import CaptureModel
 import Foundation
 import JSON
+import SystemIO
 import Replay
 import TestSupport
 

@@ -3,6 +3,7 @@ import CaptureFiles
 import CaptureModel
 import Foundation
 import JSON
+import SystemIO
 import Synchronization
 import TestSupport
 import Testing
@@ -301,7 +302,7 @@ struct CommandLineInputTests {
         #expect(errorLines(result.err) == ["error: /nonexistent/x: cannot write: no such file or directory"])
         result = run(["check", "--layout", scratch.layout, "--junit", "/nonexistent/x", scratch.capture])
         #expect(result.code == 3)
-        #expect(errorLines(result.err) == ["error: /nonexistent/x: cannot be written"])
+        #expect(errorLines(result.err) == ["error: /nonexistent/x: cannot be written (no such file or directory)"])
     }
 
     @Test(arguments: [

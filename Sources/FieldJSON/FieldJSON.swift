@@ -1,5 +1,6 @@
 import ByteReading
 import JSON
+import PayloadDecoders
 
 /// Decoded values as JSON, written the one way readings, layout vectors and `bluetape payload` all
 /// use: fields in their order, canonical numbers, null where the format marks a value absent.

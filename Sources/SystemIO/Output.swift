@@ -8,13 +8,13 @@ import Darwin
 public final class Output: @unchecked Sendable {
     private let fd: Int32
     private let ownsDescriptor: Bool
-    private var pending: [UInt8] = []
-    private var captured: [UInt8] = []
+    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var captured: [UInt8] = []
     public let isTerminal: Bool
     /// Set when a write failed (a closed pipe, a full disk); later writes are dropped.
-    public private(set) var failure: String?
+    @exclusivity(unchecked) public private(set) var failure: String?
     /// The reader went away (`bluetape events … | head`): not an error worth reporting.
-    public private(set) var readerClosed = false
+    @exclusivity(unchecked) public private(set) var readerClosed = false
 
     public static let standardOutput = Output(fd: 1)
     public static let standardError = Output(fd: 2)
@@ -48,18 +48,6 @@ public final class Output: @unchecked Sendable {
         if pending.count >= 1 << 16 { flush() }
     }
 
-    /// Moves the writer's bytes out when they pass `threshold` (keeps its memory).
-    public func drain(_ writer: inout JSONWriter, threshold: Int = 1 << 16) {
-        guard writer.count >= threshold else { return }
-        writer.withBytes { write($0) }
-        writer.reset()
-    }
-
-    /// Everything the writer holds, written out.
-    public func write(_ writer: borrowing JSONWriter) {
-        writer.withBytes { write($0) }
-    }
-
     public func write(_ bytes: UnsafeRawBufferPointer) {
         if fd >= 0, pending.isEmpty, bytes.count >= 1 << 16 {
             writeOut(bytes)
@@ -83,17 +71,12 @@ public final class Output: @unchecked Sendable {
 
     /// Writes straight to the descriptor; the first failure stops all later writes.
     private func writeOut(_ raw: UnsafeRawBufferPointer) {
-        guard failure == nil, let start = raw.baseAddress else { return }
-        var done = 0
-        while done < raw.count {
-            let n = systemWrite(fd, start + done, raw.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                readerClosed = errno == EPIPE
-                failure = String(cString: strerror(errno))
-                return
-            }
-            done += n
+        guard failure == nil else { return }
+        do {
+            try SystemIO.writeAll(fd, raw)
+        } catch {
+            readerClosed = error.code == EPIPE
+            failure = error.reason
         }
     }
 
@@ -102,13 +85,4 @@ public final class Output: @unchecked Sendable {
         flush()
         return String(decoding: captured, as: UTF8.self)
     }
-}
-
-@inline(__always)
-func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, buffer, count)
-    #else
-    return Darwin.write(fd, buffer, count)
-    #endif
 }

@@ -1,0 +1,169 @@
+import FileAccess
+import GoldenDiff
+import Handoff
+import SystemIO
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Several captures in one command (`bluetape decode a.btsnoop logs/ --jobs 2`): each is read on
+/// its own, on `--jobs` threads (default: every core), through the same code as a single capture;
+/// their output comes out whole and in the order given, and one that fails is reported and
+/// counted without stopping the rest.
+struct CaptureBatch {
+    /// The captures, in the order given: files as named, directories expanded (sorted, with their
+    /// subdirectories, capture files only: the names `golden check` takes for captures).
+    let paths: [String]
+    /// Whether output lines name their capture: more than one capture, or a directory given.
+    let labelled: Bool
+
+    static let option = OptionSpec.value("jobs", "N", "With several captures: read N at once (default: every core).")
+
+    init(_ positionals: [String]) throws(InputError) {
+        var paths: [String] = []
+        var sawDirectory = false
+        for path in positionals {
+            if path != "-", Files.isDirectory(path) {
+                sawDirectory = true
+                paths += try Self.captures(in: path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path)
+            } else {
+                paths.append(path)
+            }
+        }
+        if sawDirectory, paths.isEmpty {
+            throw InputError("no captures in \(positionals.joined(separator: ", ")) (files named .btsnoop, .log, .pcap, …)")
+        }
+        self.paths = paths
+        labelled = paths.count > 1 || sawDirectory
+    }
+
+    private static func captures(in directory: String) throws(InputError) -> [String] {
+        var found: [String] = []
+        let names: [String]
+        do {
+            names = try WholeFile.list(directory)
+        } catch {
+            throw InputError("\(directory): cannot be listed (\(error.reason))")
+        }
+        for name in names where !name.hasPrefix(".") {
+            let path = directory + "/" + name
+            if Files.isDirectory(path) {
+                found += try captures(in: path)
+            } else if GoldenSuite.isCapture(name) {
+                found.append(path)
+            }
+        }
+        return found
+    }
+
+    /// The number of captures read at once.
+    static func jobs(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+        guard let text = arguments.value("jobs") else { return Parallel.processorCount }
+        guard let jobs = Int(text), jobs > 0 else {
+            throw UsageError("--jobs takes a whole number, 1 or more, not '\(text)' (bluetape \(arguments.command) --jobs 2 …)")
+        }
+        return jobs
+    }
+
+    /// Runs `one` for every capture, `jobs` at once, each with an output of its own (spooled to an
+    /// unlinked temporary file, so memory stays flat however much a capture writes), and copies
+    /// each capture's output and messages out in order. The exit code is the worst of them: 3 if
+    /// any capture could not be read, else 1 if any had differences, else 0.
+    func run(
+        jobs: Int, _ context: Context, _ one: @escaping @Sendable (_ path: String, _ context: Context) -> ExitCode
+    ) -> ExitCode {
+        var worst = ExitCode.success
+        var failed = 0
+        let environment = context.environment
+        let decodeCapture = context.decodeCapture
+        Parallel.forEach(paths, width: jobs) { path -> BatchResult in
+            let spool = Spool()
+            let stderr = Output()
+            let code: ExitCode
+            if let output = spool.output {
+                code = one(path, Context(stdout: output, stderr: stderr, environment: environment, decodeCapture: decodeCapture))
+                output.flush()
+            } else {
+                stderr.line("error: \(path): no temporary file for its output (\(spool.problem ?? "unknown"))")
+                code = .badInput
+            }
+            return BatchResult(spool: spool, messages: stderr.text, code: code)
+        } deliver: { _, result in
+            result.spool.copy(to: context.stdout)
+            context.stderr.write(result.messages)
+            if result.code == .badInput { failed += 1 }
+            worst = Self.worse(worst, result.code)
+        }
+        if failed > 0, paths.count > 1 { context.error("\(failed) of \(paths.count) captures could not be read in full") }
+        return worst
+    }
+
+    private static func worse(_ a: ExitCode, _ b: ExitCode) -> ExitCode {
+        let rank: (ExitCode) -> Int = { [.success: 0, .differences: 1, .usage: 2, .badInput: 3][$0] ?? 3 }
+        return rank(a) >= rank(b) ? a : b
+    }
+}
+
+/// One capture's output, waiting for its turn.
+private struct BatchResult: @unchecked Sendable {
+    let spool: Spool
+    let messages: String
+    let code: ExitCode
+}
+
+/// An unlinked temporary file that holds one capture's output until it is copied out.
+private final class Spool: @unchecked Sendable {
+    private let fd: Int32
+    let output: Output?
+    let problem: String?
+
+    init() {
+        var template = Array("\(Spool.directory)/bluetape-output-XXXXXX".utf8CString)
+        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd >= 0 {
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            output = Output(fd: fd)
+            problem = nil
+        } else {
+            output = nil
+            problem = SystemIO.reason(errno)
+        }
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    static var directory: String {
+        guard let value = getenv("TMPDIR").map({ String(cString: $0) }), !value.isEmpty else { return "/tmp" }
+        return value
+    }
+
+    func copy(to destination: Output) {
+        guard fd >= 0, lseek(fd, 0, SEEK_SET) == 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                (try? SystemIO.read(fd, into: raw.baseAddress!, count: raw.count)) ?? 0
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { destination.write(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+        }
+    }
+}
+
+/// A file name as it may be shown on a terminal: control characters written as `\xNN`, so that a
+/// name cannot move the cursor or change colours.
+func printable(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+        if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+            let digits = String(scalar.value, radix: 16)
+            out += "\\x" + (digits.count < 2 ? "0" : "") + digits
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
+}

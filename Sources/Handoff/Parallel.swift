@@ -1,0 +1,118 @@
+import Dispatch
+
+/// Runs independent jobs (one capture each) on several threads and hands their results over in
+/// input order, so the output does not depend on which job finished first. `golden check` and
+/// every command given several captures run through it.
+public enum Parallel {
+    public static var processorCount: Int { Handoff.availableCores }
+
+    /// `transform` of every item on `width` threads. Each thread takes the next item not yet
+    /// taken, the costliest first (by `cost`), so one long job does not end up last.
+    public static func map<Item: Sendable, Result: Sendable>(
+        _ items: [Item], width: Int = processorCount, cost: (Item) -> Int = { _ in 0 },
+        _ transform: @Sendable (Item) -> Result
+    ) -> [Result] {
+        let width = max(1, min(width, items.count))
+        if width == 1 { return items.map(transform) }
+        let order = items.indices.sorted { cost(items[$0]) > cost(items[$1]) }
+        let slots = UnsafeMutableBufferPointer<Result?>.allocate(capacity: items.count)
+        slots.initialize(repeating: nil)
+        defer { slots.deallocate() }
+        // Each slot is written by exactly one thread and read only after all have finished.
+        nonisolated(unsafe) let shared = slots
+        let next = NextIndex()
+        DispatchQueue.concurrentPerform(iterations: width) { _ in
+            while let position = next.take(below: order.count) {
+                let index = order[position]
+                shared[index] = transform(items[index])
+            }
+        }
+        let results = slots.map { $0! }
+        _ = slots.deinitialize()
+        return results
+    }
+}
+
+extension Parallel {
+    /// `transform` of every item on `width` threads, taken in input order; `deliver` runs on the
+    /// calling thread with each result in input order, as soon as it and all before it are done,
+    /// so the first results go out while later ones are still being made. At most `width` results
+    /// wait undelivered: a worker does not start an item more than `width` ahead of delivery.
+    public static func forEach<Item: Sendable, Result: Sendable>(
+        _ items: [Item], width: Int = processorCount, _ transform: @escaping @Sendable (Item) -> Result,
+        deliver: (Int, Result) -> Void
+    ) {
+        let width = max(1, min(width, items.count))
+        if width == 1 {
+            for (index, item) in items.enumerated() { deliver(index, transform(item)) }
+            return
+        }
+        let board = ResultBoard<Result>(count: items.count, window: width)
+        let group = DispatchGroup()
+        for _ in 0..<width {
+            group.enter()
+            startThread(named: "bluetape job") {
+                while let index = board.take() { board.put(index, transform(items[index])) }
+                group.leave()
+            }
+        }
+        for index in items.indices { deliver(index, board.wait(index)) }
+        group.wait()
+    }
+}
+
+/// Results waiting to be delivered in order, and the next item to start.
+private final class ResultBoard<Result>: @unchecked Sendable {
+    private let lock = Lock()
+    private var results: [Result?]
+    private var next = 0
+    private var delivered = 0
+    private let window: Int
+
+    init(count: Int, window: Int) {
+        results = Array(repeating: nil, count: count)
+        self.window = window
+    }
+
+    /// The next item to work on, once it is within `window` of the next one to deliver.
+    func take() -> Int? {
+        lock.withLock {
+            while next < results.count, next - delivered >= window { lock.wait() }
+            guard next < results.count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+
+    func put(_ index: Int, _ result: Result) {
+        lock.withLock { results[index] = result }
+        lock.broadcast()
+    }
+
+    func wait(_ index: Int) -> Result {
+        let result = lock.withLock { () -> Result in
+            while results[index] == nil { lock.wait() }
+            defer {
+                results[index] = nil
+                delivered = index + 1
+            }
+            return results[index]!
+        }
+        lock.broadcast()
+        return result
+    }
+}
+
+/// The next position to work on, handed out once each.
+private final class NextIndex: @unchecked Sendable {
+    private let lock = Lock()
+    private var next = 0
+
+    func take(below count: Int) -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+}
