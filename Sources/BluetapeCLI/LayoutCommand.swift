@@ -1,3 +1,4 @@
+import FileAccess
 import ByteReading
 import JSON
 import Layouts
@@ -8,7 +9,8 @@ enum LayoutCommand: Command {
     static let spec = CommandSpec(
         name: "layout",
         abstract: "Check payload layout files, encode values with them and generate test vectors.",
-        arguments: "lint FILE… | encode FILE VALUES | vectors FILE | decode FILE HEX",
+        arguments:
+            "lint FILE… | encode FILE VALUES | vectors FILE | decode FILE HEX | export --wireshark|--c|--markdown FILE… [-o OUT]",
         discussion: """
             lint     checks layout files; every problem is printed as FILE:LINE: PATH: MESSAGE.
                      Exit code 1 when a file has errors (warnings alone exit 0).
@@ -18,6 +20,10 @@ enum LayoutCommand: Command {
                      of every field, every enum name, every switch case.
             decode   decodes a payload given as hex (the bytes after the company id, service UUID
                      or ATT handle) and prints its fields as JSON.
+            export   writes the layout for other tools: --wireshark a Lua dissector plugin (one
+                     protocol per layout, several layouts in one file), --c a header-only C99
+                     encoder and decoder for firmware, --markdown the payload's spec page with
+                     worked examples. To stdout, or to -o OUT.
             The file format is described in layouts/README.md. A layout parameter is set with
             --param NAME=VALUE; encode, vectors and decode do not need parameters that only matching
             uses.
@@ -25,6 +31,11 @@ enum LayoutCommand: Command {
         options: [
             .value("param", "NAME=VALUE", "Set a layout parameter (repeatable)."),
             .flag("quiet", short: "q", "lint: print errors only, not warnings or 'ok' lines."),
+            .flag("wireshark", "export: a Wireshark Lua plugin."),
+            .flag("c", "export: a header-only C99 file."),
+            .flag("markdown", "export: a Markdown spec page."),
+            .flag("c-test", "export: a C program checking the --c header against the vectors (scripts/test-layout-export)."),
+            .value("output", "OUT", short: "o", "export: where to write (default: stdout)."),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
@@ -70,13 +81,48 @@ enum LayoutCommand: Command {
             context.stdout.line(LayoutJSON.text(outcome))
             if case .error = outcome { return .differences }
             return .success
+        case "export":
+            return try export(operands, parameters, arguments, context)
         default:
-            let actions = ["lint", "encode", "vectors", "decode"]
+            let actions = ["lint", "encode", "vectors", "decode", "export"]
             let close = actions.min { editDistance($0, action) < editDistance($1, action) }
             throw UsageError(
-                "unknown action '\(action)' (lint, encode, vectors or decode)"
+                "unknown action '\(action)' (lint, encode, vectors, decode or export)"
                     + (close.map { editDistance($0, action) <= 2 ? "; did you mean '\($0)'?" : "" } ?? ""))
         }
+    }
+
+    static func export(
+        _ paths: [String], _ parameters: [String: String], _ arguments: ParsedArguments, _ context: Context
+    ) throws -> ExitCode {
+        let formats = ["wireshark", "c", "markdown", "c-test"].filter { arguments.has($0) }
+        guard formats.count == 1 else { throw UsageError("layout export takes one of --wireshark, --c or --markdown") }
+        guard !paths.isEmpty else { throw UsageError("no layout file given") }
+        if formats[0] != "wireshark", paths.count > 1 {
+            throw UsageError("layout export --\(formats[0]) takes one layout file (--wireshark takes several)")
+        }
+        var layouts: [Layout] = []
+        for path in paths {
+            guard let layout = try load(path, parameters, context) else { return .differences }
+            layouts.append(layout)
+        }
+        let text: String
+        switch formats[0] {
+        case "wireshark": text = LayoutExport.wireshark(layouts)
+        case "c": text = LayoutExport.c(layouts[0])
+        case "c-test": text = LayoutExport.cTest(layouts[0])
+        default: text = LayoutExport.markdown(layouts[0])
+        }
+        if let output = arguments.value("output") {
+            do {
+                try WholeFile.write(Array(text.utf8), to: output)
+            } catch {
+                throw InputError("\(output): cannot be written (\(error.reason))")
+            }
+        } else {
+            context.stdout.write(text)
+        }
+        return .success
     }
 
     static func parseParameters(_ values: [String]) throws(UsageError) -> [String: String] {

@@ -1,5 +1,5 @@
 import BluetoothPackets
-import CaptureFiles
+import CaptureModel
 
 /// A request waiting for its response, with what the response needs from it.
 struct PendingRequest {
@@ -36,14 +36,14 @@ struct PreparedWrite {
 final class ATTBearer {
     let channel: UInt16
     let kind: ATTBearerKind
-    var mtu: UInt16 = 23
-    var requestedMTU: UInt16?
-    var pending: [PendingRequest?] = [nil, nil]
-    var pendingIndication: [(handle: UInt16, frame: Int)?] = [nil, nil]
-    var longRead: [LongRead?] = [nil, nil]
-    var preparedWrites: [[PreparedWrite]] = [[], []]
+    @exclusivity(unchecked) var mtu: UInt16 = 23
+    @exclusivity(unchecked) var requestedMTU: UInt16?
+    @exclusivity(unchecked) var pending: [PendingRequest?] = [nil, nil]
+    @exclusivity(unchecked) var pendingIndication: [(handle: UInt16, frame: Int)?] = [nil, nil]
+    @exclusivity(unchecked) var longRead: [LongRead?] = [nil, nil]
+    @exclusivity(unchecked) var preparedWrites: [[PreparedWrite]] = [[], []]
     /// Outbox index of a Read Response held back until we know whether a Read Blob continues it.
-    var heldRead: [Int?] = [nil, nil]
+    @exclusivity(unchecked) var heldRead: [Int?] = [nil, nil]
 
     init(channel: UInt16, kind: ATTBearerKind, mtu: UInt16 = 23) {
         self.channel = channel

@@ -1,5 +1,5 @@
 import BluetoothPackets
-import CaptureFiles
+import CaptureModel
 
 /// How a dynamic channel frames its data (Core v5.4, Vol 3, Part A, §3).
 enum ChannelMode: Sendable {
@@ -26,21 +26,21 @@ struct SDUReassembly {
 /// `Connection.directionIndex`: 0 for frames sent (to the peer), 1 for frames received.
 final class DynamicChannel {
     let psm: UInt16
-    var mode: ChannelMode
+    @exclusivity(unchecked) var mode: ChannelMode
     let hostCID: UInt16
     let peerCID: UInt16
     let openedFrame: Int
     /// The largest SDU the receiver of each direction takes (BR/EDR default 672, §5.1).
-    var mtu: [UInt16] = [672, 672]
+    @exclusivity(unchecked) var mtu: [UInt16] = [672, 672]
     /// The largest K-frame payload the receiver of each direction takes.
-    var mps: [UInt16] = [0, 0]
+    @exclusivity(unchecked) var mps: [UInt16] = [0, 0]
     /// K-frames the sender of each direction may still send.
-    var credits: [Int] = [0, 0]
+    @exclusivity(unchecked) var credits: [Int] = [0, 0]
     /// Whether running out of credits was reported, per direction (once until credits come).
-    var reportedNoCredits = [false, false]
-    var sdu = [SDUReassembly(), SDUReassembly()]
+    @exclusivity(unchecked) var reportedNoCredits = [false, false]
+    @exclusivity(unchecked) var sdu = [SDUReassembly(), SDUReassembly()]
     /// The ATT bearer, for channels opened for ATT (PSM 0x001F) or EATT (0x0027).
-    var bearer: ATTBearer?
+    @exclusivity(unchecked) var bearer: ATTBearer?
 
     init(psm: UInt16, mode: ChannelMode, hostCID: UInt16, peerCID: UInt16, frame: Int) {
         self.psm = psm

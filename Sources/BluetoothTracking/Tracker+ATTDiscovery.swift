@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 /// Discovery: the requests that search a handle range, and the responses that teach the
 /// connection's GATT database (shared by all its bearers).

@@ -1,5 +1,5 @@
 import BluetoothPackets
-import CaptureFiles
+import CaptureModel
 
 extension Tracker {
     /// Error Response: ends the request it names, and with it a long read or a queued write.

@@ -1,5 +1,5 @@
 import BluetoothPackets
-import CaptureFiles
+import CaptureModel
 
 extension Tracker {
     /// Exchange MTU Request and Response: both sides' Rx MTUs settle the bearer's ATT_MTU.

@@ -1,5 +1,5 @@
 import BluetoothPackets
-import CaptureFiles
+import CaptureModel
 
 /// Values the server pushes: notifications, indications and their confirmations, and Multiple
 /// Handle Value Notifications. Each bearer confirms its own indications.

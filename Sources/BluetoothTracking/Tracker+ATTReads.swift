@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 /// Reads: Read, Read Blob, Read Multiple (fixed and variable) and their responses, and long
 /// values reassembled from a Read Response and the Read Blobs that continue it. A long read is

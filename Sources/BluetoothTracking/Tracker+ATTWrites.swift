@@ -1,5 +1,5 @@
 import BluetoothPackets
-import CaptureFiles
+import CaptureModel
 
 /// Writes: Write Request and Command, Signed Write, Prepare/Execute Write (a long value put
 /// together from its parts) and the responses.

@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 /// Frames on dynamic channels: B-frames carry one SDU each; K-frames of credit-based channels
 /// carry SDUs in segments, the first starting with the SDU's 2-byte length (Core v5.4, Vol 3,

@@ -1,6 +1,6 @@
 import BluetoothPackets
 import ByteReading
-import CaptureFiles
+import CaptureModel
 
 /// The signalling channels (CID 0x0001 on BR/EDR, 0x0005 on LE): every command becomes a
 /// `signal` event, and the ones that open, configure, credit and close dynamic channels keep the

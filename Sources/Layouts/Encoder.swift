@@ -54,9 +54,11 @@ extension Layout {
                 "the values give \(bytes.count) bytes; \(id) takes \(length.lowerBound == length.upperBound ? "\(length.lowerBound)" : "\(length.lowerBound)…\(length.upperBound)")"
             )
         }
-        if !match.prefix.isEmpty, !bytes.starts(with: match.prefix) {
+        if !match.prefixes.isEmpty, !match.prefixes.contains(where: { bytes.starts(with: $0) }) {
             throw LayoutEncodeError(
-                field: "", "the encoded bytes do not start with the match prefix \(Hex.encode(match.prefix))")
+                field: "",
+                "the encoded bytes do not start with the match prefix \(match.prefixes.map { Hex.encode($0) }.joined(separator: " or "))"
+            )
         }
         return bytes
     }
@@ -117,8 +119,27 @@ struct LayoutEncoder {
         self.values = values
     }
 
+    /// Set when an optional field was not given: the payload ends there.
+    var stopped = false
+
+    /// True when a value is given for something this node writes.
+    private func isGiven(_ node: Node) -> Bool {
+        switch node {
+        case .scalar(let s): return values[s.value.name] != nil
+        case .data(let d): return values[d.name] != nil
+        case .bits(let b):
+            return b.container.map { values[$0.name] != nil } == true || b.parts.contains { values[$0.value.name] != nil }
+        default: return true
+        }
+    }
+
     mutating func encode(_ nodes: [Node]) throws(LayoutEncodeError) {
         for (index, node) in nodes.enumerated() {
+            if stopped { return }
+            if node.isOptional, !isGiven(node) {
+                stopped = true
+                return
+            }
             switch node {
             case .scalar(let s):
                 if let count = s.count {
@@ -137,7 +158,7 @@ struct LayoutEncoder {
             case .pad(let n):
                 writer.append(repeatElement(0, count: n))
             case .computed(let c):
-                let result = c.expression.evaluate { numbers[$0] }
+                let result = c.finish(c.expression.evaluate { numbers[$0] })
                 numbers[c.value.name] = result
                 if let given = values[c.value.name] {
                     used.insert(c.value.name)
@@ -204,6 +225,7 @@ struct LayoutEncoder {
         _ spec: ValueSpec, type: ScalarType, width: Int?, isBool: Bool, following: ArraySlice<Node>
     ) throws(LayoutEncodeError) -> Int64 {
         let raw: Int64
+        if let label = spec.label { used.insert(label) }  // derived from the value
         if let given = values[spec.name] {
             used.insert(spec.name)
             raw = try LayoutEncoder.raw(given, spec, type: type, width: width, isBool: isBool)
@@ -234,6 +256,10 @@ struct LayoutEncoder {
     {
         let raw: Int64
         switch value {
+        case _ where spec.style != .number && spec.style.raw(value) != nil:
+            raw = spec.style.raw(value)!
+        case .null where spec.nullWhen != nil:
+            raw = 0  // a value the condition makes null goes on the air as 0
         case .string(let name) where !spec.enumCases.isEmpty:
             guard let match = spec.enumCases.first(where: { $0.name == name }) else {
                 throw LayoutEncodeError(
@@ -253,7 +279,7 @@ struct LayoutEncoder {
             guard isBool || spec.conversion.isIdentity else {
                 throw LayoutEncodeError(field: spec.name, "takes a number, not true/false")
             }
-            raw = b ? 1 : 0
+            raw = b != spec.inverted ? 1 : 0
         case .int(let i) where spec.conversion.isIdentity:
             guard case .identity(let add) = spec.conversion else { return 0 }
             let (difference, overflow) = i.subtractingReportingOverflow(add)
@@ -299,14 +325,16 @@ struct LayoutEncoder {
     }
 
     private mutating func encodeBits(_ b: BitsNode, following: ArraySlice<Node>) throws(LayoutEncodeError) {
-        var word: UInt64 = 0
+        var word: UInt128 = 0
         var containerGiven = false
         if let c = b.container, values[c.name] != nil || c.constant != nil {
-            word = UInt64(bitPattern: try rawValue(c, type: b.type, width: nil, isBool: false, following: following))
+            word = UInt128(
+                UInt64(bitPattern: try rawValue(c, type: b.type, width: nil, isBool: false, following: following)))
             containerGiven = true
         }
         for part in b.parts {
-            let fromContainer = Int64((word >> UInt64(part.shift)) & part.mask)
+            let mask = UInt128(part.mask)
+            let fromContainer = Int64(truncatingIfNeeded: UInt64(truncatingIfNeeded: (word >> UInt128(part.shift)) & mask))
             let raw: Int64
             if values[part.value.name] == nil, containerGiven {
                 raw = fromContainer
@@ -321,13 +349,19 @@ struct LayoutEncoder {
                     )
                 }
             }
-            word = word & ~(part.mask << UInt64(part.shift)) | (UInt64(raw) & part.mask) << UInt64(part.shift)
+            word = word & ~(mask << UInt128(part.shift)) | (UInt128(UInt64(bitPattern: raw)) & mask) << UInt128(part.shift)
         }
         if let c = b.container, !containerGiven {
-            raws[c.name] = Int64(bitPattern: word)
-            numbers[c.name] = c.conversion.number(Int64(bitPattern: word))
+            raws[c.name] = Int64(truncatingIfNeeded: word)
+            numbers[c.name] = c.conversion.number(Int64(truncatingIfNeeded: word))
         }
-        writer.unsigned(word, size: b.type.size, b.endian)
+        if b.type.size <= 8 {
+            writer.unsigned(UInt64(truncatingIfNeeded: word), size: b.type.size, b.endian)
+        } else {
+            var bytes = (0..<b.type.size).map { UInt8(truncatingIfNeeded: word >> UInt128($0 * 8)) }
+            if b.endian == .big { bytes.reverse() }
+            writer.append(bytes)
+        }
     }
 
     private func dataBytes(_ value: FieldValue, _ d: DataNode) throws(LayoutEncodeError) -> [UInt8] {

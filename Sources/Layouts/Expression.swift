@@ -1,3 +1,5 @@
+import PayloadDecoders
+
 /// A computed field's formula: + − × ÷, parentheses, numbers and names of earlier fields,
 /// compiled to postfix so that evaluating it is a loop over a small array.
 ///
@@ -153,38 +155,79 @@ struct Expression: Sendable, Hashable {
         }
     }
 
-    /// Evaluates with registers holding the fields' numbers.
+    /// Evaluates with registers holding the fields' numbers. A register or a stack slot outside
+    /// the buffers (a formula the compiler would not make) gives NaN, never an access outside them.
     @inline(__always)
-    func evaluate(_ registers: UnsafeMutablePointer<Double>, stack: UnsafeMutablePointer<Double>) -> Double {
+    func evaluate(_ registers: UnsafeMutableBufferPointer<Double>, stack: UnsafeMutableBufferPointer<Double>) -> Double {
         var top = -1
+        let limit = stack.count
         for token in tokens {
             switch token {
             case .number(let v):
                 top += 1
+                guard top < limit else { return .nan }
                 stack[top] = v
             case .register(let r):
                 top += 1
+                guard top < limit, r >= 0, r < registers.count else { return .nan }
                 stack[top] = registers[r]
             case .name:
                 top += 1
+                guard top < limit else { return .nan }
                 stack[top] = .nan
             case .negate:
+                guard top >= 0 else { return .nan }
                 stack[top] = -stack[top]
-            case .add:
+            case .add, .subtract, .multiply, .divide:
+                guard top >= 1 else { return .nan }
                 top -= 1
-                stack[top] = stack[top] + stack[top + 1]
-            case .subtract:
-                top -= 1
-                stack[top] = stack[top] - stack[top + 1]
-            case .multiply:
-                top -= 1
-                stack[top] = stack[top] * stack[top + 1]
-            case .divide:
-                top -= 1
-                stack[top] = stack[top] / stack[top + 1]
+                let (a, b) = (stack[top], stack[top + 1])
+                switch token {
+                case .add: stack[top] = a + b
+                case .subtract: stack[top] = a - b
+                case .multiply: stack[top] = a * b
+                default: stack[top] = a / b
+                }
             }
         }
         return top == 0 ? stack[0] : .nan
+    }
+
+    /// The decimals the result carries (DecimalRounding), from those of the fields it uses:
+    /// the larger for + and −, the sum for ×, and for ÷ only by a constant of 2s and 5s.
+    /// Nil when no finite resolution follows (an input without one, ÷ 3, ÷ a field).
+    func resolution(_ decimals: (String) -> Int?) -> Int? {
+        var stack: [(decimals: Int?, constant: Double?)] = []
+        for token in tokens {
+            switch token {
+            case .number(let v): stack.append((DecimalRounding.decimals(of: v), v))
+            case .name(let n): stack.append((decimals(n), nil))
+            case .register: stack.append((nil, nil))
+            case .negate:
+                guard let top = stack.popLast() else { return nil }
+                stack.append((top.decimals, top.constant.map { -$0 }))
+            case .add, .subtract, .multiply, .divide:
+                guard let b = stack.popLast(), let a = stack.popLast() else { return nil }
+                let d: Int?
+                switch token {
+                case .add, .subtract: d = DecimalRounding.sum(a.decimals, b.decimals)
+                case .multiply: d = DecimalRounding.product(a.decimals, b.decimals)
+                default: d = b.constant.flatMap { DecimalRounding.quotient(a.decimals, byConstant: $0) }
+                }
+                var constant: Double?
+                if let x = a.constant, let y = b.constant {
+                    switch token {
+                    case .add: constant = x + y
+                    case .subtract: constant = x - y
+                    case .multiply: constant = x * y
+                    default: constant = x / y
+                    }
+                }
+                stack.append((d, constant))
+            }
+        }
+        guard stack.count == 1, let d = stack[0].decimals, d <= DecimalRounding.maximumDecimals else { return nil }
+        return d
     }
 
     /// Evaluates with a lookup by name (encoder and generators; not the decode path).

@@ -129,8 +129,8 @@ public struct Layout: PayloadDecoder, Sendable {
             if !match.operations.isEmpty, !match.operations.contains(operation) { return false }
         }
         if let length = match.length, !length.contains(payload.bytes.count) { return false }
-        if !match.prefix.isEmpty {
-            guard payload.bytes.count >= match.prefix.count, payload.bytes.starts(with: match.prefix) else {
+        if !match.prefixes.isEmpty {
+            guard match.prefixes.contains(where: { payload.bytes.starts(with: $0) }) else {
                 return false
             }
         }

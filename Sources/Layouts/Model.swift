@@ -65,6 +65,14 @@ struct ValueSpec: Sendable, Hashable {
     var maximum: Double?
     var counter: CounterSpec?
     var maxJump: Double?
+    /// How the raw integer is written instead of as a number (`"format"`, `"flags"`).
+    var style: ValueStyle = .number
+    /// With `"label"`: the field stays its number and the enum's name goes to this field.
+    var label: String?
+    /// A single bit that reads true when it is 0 (`"inverted"`).
+    var inverted = false
+    /// `"null_when"`: the value reads null when another field (possibly later) has one of these values.
+    var nullWhen: NullCondition?
 
     var enumLookup: [Int64: String] {
         Dictionary(enumCases.map { ($0.value, $0.name) }, uniquingKeysWith: { a, _ in a })
@@ -75,7 +83,8 @@ struct ValueSpec: Sendable, Hashable {
             && a.enumCases.map(\.value) == b.enumCases.map(\.value)
             && a.enumCases.map(\.name) == b.enumCases.map(\.name)
             && a.constant == b.constant && a.minimum == b.minimum && a.maximum == b.maximum && a.counter == b.counter
-            && a.maxJump == b.maxJump
+            && a.maxJump == b.maxJump && a.style == b.style && a.label == b.label && a.inverted == b.inverted
+            && a.nullWhen == b.nullWhen
     }
 
     func hash(into hasher: inout Hasher) {
@@ -88,13 +97,74 @@ struct ValueSpec: Sendable, Hashable {
         var rules: [LayoutRule] = []
         if let minimum { rules.append(LayoutRule(field: name, kind: .minimum(minimum))) }
         if let maximum { rules.append(LayoutRule(field: name, kind: .maximum(maximum))) }
-        if !enumCases.isEmpty { rules.append(LayoutRule(field: name, kind: .enumValues(enumCases.map(\.name)))) }
+        if !enumCases.isEmpty, label == nil {
+            rules.append(LayoutRule(field: name, kind: .enumValues(enumCases.map(\.name))))
+        }
         if let counter {
             rules.append(LayoutRule(field: name, kind: .counter(step: counter.step, modulo: counter.modulo)))
         }
         if let maxJump { rules.append(LayoutRule(field: name, kind: .maxJump(maxJump))) }
         return rules
     }
+}
+
+/// How an integer's raw value is written in a reading, when not as a number.
+enum ValueStyle: Sendable, Hashable {
+    case number
+    /// Upper-case hex text, zero-padded to this many digits (a serial number: "1000ABCD").
+    case hex(digits: Int)
+    /// The list of the names of the bits that are set, lowest first; a set bit without a name
+    /// is listed as its number.
+    case flags([Int: String])
+
+    /// The reading's value for a raw integer in this style.
+    func value(_ raw: Int64) -> FieldValue {
+        switch self {
+        case .number: return .int(raw)
+        case .hex(let digits):
+            let text = String(UInt64(bitPattern: raw), radix: 16, uppercase: true)
+            return .string(String(repeating: "0", count: max(0, digits - text.count)) + text)
+        case .flags(let names):
+            var list: [FieldValue] = []
+            var bits = UInt64(bitPattern: raw)
+            var bit = 0
+            while bits != 0 {
+                if bits & 1 == 1 { list.append(names[bit].map { .string($0) } ?? .int(Int64(bit))) }
+                bits >>= 1
+                bit += 1
+            }
+            return .list(list)
+        }
+    }
+
+    /// The raw integer for a reading's value in this style, nil when it is not one.
+    func raw(_ value: FieldValue) -> Int64? {
+        switch (self, value) {
+        case (.hex, .string(let text)):
+            guard !text.isEmpty, text.count <= 16, let n = UInt64(text, radix: 16) else { return nil }
+            return Int64(bitPattern: n)
+        case (.flags(let names), .list(let list)):
+            var raw: UInt64 = 0
+            for element in list {
+                switch element {
+                case .string(let name):
+                    guard let bit = names.first(where: { $0.value == name })?.key else { return nil }
+                    raw |= 1 << UInt64(bit)
+                case .int(let bit) where (0..<64).contains(bit):
+                    raw |= 1 << UInt64(bit)
+                default: return nil
+                }
+            }
+            return Int64(bitPattern: raw)
+        default: return nil
+        }
+    }
+}
+
+/// `"null_when": {"field": "mode", "equals": ["instant_read"]}`.
+struct NullCondition: Sendable, Hashable {
+    var field: String
+    var values: [FieldValue]
 }
 
 /// How many elements an array has, or how long a byte run is.
@@ -112,6 +182,8 @@ struct ScalarNode: Sendable, Hashable {
     var endian: Endianness
     /// Set for arrays.
     var count: Extent?
+    /// Present only while the payload has bytes left (`"optional"`).
+    var optional = false
 }
 
 struct BitPart: Sendable, Hashable {
@@ -132,6 +204,7 @@ struct BitsNode: Sendable, Hashable {
     var type: ScalarType
     var endian: Endianness
     var parts: [BitPart]
+    var optional = false
 }
 
 enum TextEncoding: Sendable, Hashable {
@@ -147,6 +220,7 @@ struct DataNode: Sendable, Hashable {
     var summary: String
     var encoding: TextEncoding
     var length: Extent
+    var optional = false
 }
 
 struct SwitchCase: Sendable, Hashable {
@@ -170,6 +244,21 @@ struct ComputedNode: Sendable, Hashable {
     var value: ValueSpec
     var expression: Expression
     var text: String
+    /// The decimals the inputs carry (DecimalRounding); nil when some input has none.
+    var resolution: Int?
+    /// The layout's `"decimals"`: the value as the device's app displays it.
+    var display: Int?
+
+    /// The formula's result as a reading gives it.
+    @inline(__always)
+    func finish(_ result: Double) -> Double { Self.finish(result, resolution: resolution, display: display) }
+
+    @inline(__always)
+    static func finish(_ result: Double, resolution: Int?, display: Int?) -> Double {
+        if let display { return DecimalRounding.displayed(result, resolution: resolution, decimals: display) }
+        if let resolution { return DecimalRounding.rounded(result, decimals: resolution) }
+        return result
+    }
 }
 
 indirect enum Node: Sendable, Hashable {
@@ -192,7 +281,11 @@ struct MatchSpec: Sendable, Hashable {
     var serviceUUIDs: [BluetoothUUID] = []
     var namePrefix: String?
     var length: ClosedRange<Int>?
-    var prefix: [UInt8] = []
+    /// The parameters the company id or the UUID come from (`"$company"`), for exports.
+    var companyParameter: String?
+    var uuidParameter: String?
+    /// The payload starts with one of these (empty: any).
+    var prefixes: [[UInt8]] = []
 
     var keys: [MatchKey] {
         companies.map { .company($0) } + serviceData.map { .serviceData($0) }
@@ -201,6 +294,43 @@ struct MatchSpec: Sendable, Hashable {
 }
 
 extension Node {
+    /// `"optional"`: the node is read only while the payload has bytes left.
+    var isOptional: Bool {
+        switch self {
+        case .scalar(let s): s.optional
+        case .bits(let b): b.optional
+        case .data(let d): d.optional
+        default: false
+        }
+    }
+
+    /// True when decoding may stop at or inside this node: it, or a field in a switch arm, is optional.
+    var mayEndEarly: Bool {
+        if isOptional { return true }
+        guard case .switchOn(let s) = self else { return false }
+        return s.cases.contains { $0.nodes.contains(where: \.mayEndEarly) }
+            || (s.defaultNodes ?? []).contains(where: \.mayEndEarly)
+    }
+
+    var isComputedOrSwitch: Bool {
+        switch self {
+        case .computed, .switchOn: true
+        default: false
+        }
+    }
+
+    /// The JSON path of the node, for messages and vector names.
+    var path: String {
+        switch self {
+        case .scalar(let s): s.value.path
+        case .bits(let b): b.path
+        case .data(let d): d.path
+        case .switchOn(let s): s.path
+        case .computed(let c): c.value.path
+        case .pad: ""
+        }
+    }
+
     /// Every value this node outputs, in order, with arrays and arms included.
     func forEachValue(_ body: (ValueSpec) -> Void) {
         switch self {

@@ -11,8 +11,9 @@ enum Conversion: Sendable, Hashable {
     case identity(add: Int64)
     /// Scale 1/n: `.double(Double(raw + addN) / Double(n))`.
     case reciprocal(n: Int64, addN: Int64)
-    /// Anything else: `.double(Double(raw) * scale + add)`.
-    case linear(scale: Double, add: Double)
+    /// Anything else: `.double(Double(raw) * scale + add)`, rounded to `decimals` (those of the
+    /// scale and add as written; nil when they have no finite resolution worth keeping).
+    case linear(scale: Double, add: Double, decimals: Int?)
 
     static let unscaled = Conversion.identity(add: 0)
 
@@ -24,8 +25,24 @@ enum Conversion: Sendable, Hashable {
         switch self {
         case .identity(let add): Double(raw) + Double(add)
         case .reciprocal(let n, let addN): Double(raw &+ addN) / Double(n)
-        case .linear(let scale, let add): Double(raw) * scale + add
+        case .linear(let scale, let add, let decimals): Self.round(Double(raw) * scale + add, decimals)
         }
+    }
+
+    /// The decimals every value of this conversion carries: 0 unscaled, those of 1/N (nil when
+    /// 1/N does not end, as 1/3), those of a linear scale and add.
+    var resolution: Int? {
+        switch self {
+        case .identity: 0
+        case .reciprocal(let n, _): DecimalRounding.reciprocal(n)
+        case .linear(_, _, let decimals): decimals
+        }
+    }
+
+    @inline(__always)
+    static func round(_ value: Double, _ decimals: Int?) -> Double {
+        guard let decimals else { return value }
+        return DecimalRounding.rounded(value, decimals: decimals)
     }
 
     @inline(__always)
@@ -37,8 +54,8 @@ enum Conversion: Sendable, Hashable {
         case .reciprocal(let n, let addN):
             let (sum, overflow) = raw.addingReportingOverflow(addN)
             return .double(overflow ? Double(raw) / Double(n) + Double(addN) / Double(n) : Double(sum) / Double(n))
-        case .linear(let scale, let add):
-            return .double(Double(raw) * scale + add)
+        case .linear(let scale, let add, let decimals):
+            return .double(Self.round(Double(raw) * scale + add, decimals))
         }
     }
 
@@ -49,7 +66,7 @@ enum Conversion: Sendable, Hashable {
         case .identity(let add) where add == 0: return .string(String(raw))
         case .identity(let add): return .double(Double(raw) + Double(add))
         case .reciprocal(let n, let addN): return .double(Double(raw) / Double(n) + Double(addN) / Double(n))
-        case .linear(let scale, let add): return .double(Double(raw) * scale + add)
+        case .linear(let scale, let add, let decimals): return .double(Self.round(Double(raw) * scale + add, decimals))
         }
     }
 
@@ -61,7 +78,7 @@ enum Conversion: Sendable, Hashable {
         switch self {
         case .identity(let add): estimate = number - Double(add)
         case .reciprocal(let n, let addN): estimate = number * Double(n) - Double(addN)
-        case .linear(let scale, let add): estimate = (number - add) / scale
+        case .linear(let scale, let add, _): estimate = (number - add) / scale
         }
         guard estimate.magnitude < 9.2e18 else { return nil }
         let center = Int64(estimate.rounded())

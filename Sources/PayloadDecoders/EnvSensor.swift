@@ -79,7 +79,7 @@ public struct EnvSensor: PayloadDecoder, PayloadEncoder {
             Field("pressure_hpa", .double(Double(pressure) / 10)),
             Field("voltage_v", .double(volts)),
             Field("current_ma", .double(milliamps)),
-            Field("power_mw", .double(rounded(volts * milliamps, decimals: Self.powerDecimals))),
+            Field("power_mw", .double(DecimalRounding.rounded(volts * milliamps, decimals: Self.powerDecimals))),
         ]
     }
 

@@ -4,13 +4,16 @@ import JSON
 import Layouts
 import PayloadDecoders
 
-/// Where a payload's bytes come from: fixed hex or text, or field values through a built-in
-/// decoder's encoder or a layout, so the bytes are exactly what that decoder reads back.
+/// Where a payload's bytes come from: fixed hex or text, field values through a built-in
+/// decoder's encoder or a layout (so the bytes are exactly what that decoder reads back), or a
+/// layout's test vectors in turn.
 struct PayloadSpec: Sendable {
     enum Source: Sendable {
         case bytes([UInt8])
         case encoder(any PayloadEncoder, FieldSeries)
         case layout(Layout, FieldSeries)
+        /// `"layout": …, "vectors": true`: the layout's test vectors, one per packet, cycled.
+        case vectors([[UInt8]])
     }
 
     var source: Source
@@ -42,6 +45,11 @@ struct PayloadSpec: Sendable {
         if let file = object["layout"] {
             guard let name = file.string else { throw reader.error("\(path).layout", "expected a layout file path") }
             let layout = try context.layout(name, at: "\(path).layout", reader)
+            if object["vectors"] == .bool(true) {
+                let vectors = layout.vectors().map(\.bytes)
+                guard !vectors.isEmpty else { throw reader.error("\(path).vectors", "\(layout.id) has no vectors") }
+                return PayloadSpec(source: .vectors(vectors), path: path)
+            }
             return PayloadSpec(source: .layout(layout, fields), path: path)
         }
         return nil
@@ -67,6 +75,7 @@ struct PayloadSpec: Sendable {
     ) throws(ScenarioError) -> [UInt8] {
         switch source {
         case .bytes(let bytes): return bytes
+        case .vectors(let list): return list[index % list.count]
         case .encoder(let encoder, let series):
             let fields = series.evaluate(index: index, progress: progress, seconds: seconds, random: &random)
             do {

@@ -1,5 +1,6 @@
 import BluetoothPackets
 import ByteReading
+import CaptureModel
 import FileAccess
 import JSON
 import PayloadDecoders
@@ -7,29 +8,30 @@ import PayloadDecoders
 extension Scenario {
     /// Parses a scenario file; `directory` resolves layout paths.
     public static func parse(
-        bytes: [UInt8], name file: String, directory: String, decoderOptions: DecoderOptions = DecoderOptions()
+        bytes: [UInt8], name file: String, directory: String, decoders: [any PayloadDecoder] = Registry.builtIn
     ) throws(ScenarioError) -> Scenario {
         let document: JSONValue
         let lines: [String: Int]
         do {
             (document, lines) = try JSONValue.parseWithLocations(bytes)
         } catch {
-            throw ScenarioError(file: file, line: error.line, path: "$", message: "not valid JSON: \(error.message)")
+            throw ScenarioError(
+                file: file, line: error.line, path: "$", message: "not valid JSON: \(error.message)", isUnreadable: true)
         }
         let reader = ScenarioReader(file: file, lines: lines)
-        let context = ScenarioContext(directory: directory, decoderOptions: decoderOptions)
+        let context = ScenarioContext(directory: directory, decoders: decoders)
         return try ScenarioParser(reader: reader, context: context).scenario(document)
     }
 
-    public static func load(path: String, decoderOptions: DecoderOptions = DecoderOptions()) throws(ScenarioError) -> Scenario {
+    public static func load(path: String, decoders: [any PayloadDecoder] = Registry.builtIn) throws(ScenarioError) -> Scenario {
         let bytes: [UInt8]
         do {
             bytes = try WholeFile.read(path, limit: 16 << 20)
         } catch {
-            throw ScenarioError(file: path, line: nil, path: "$", message: "cannot be read: \(error.reason)")
+            throw ScenarioError(file: path, line: nil, path: "$", message: "cannot be read: \(error.reason)", isUnreadable: true)
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        return try parse(bytes: bytes, name: path, directory: directory, decoderOptions: decoderOptions)
+        return try parse(bytes: bytes, name: path, directory: directory, decoders: decoders)
     }
 }
 
@@ -106,7 +108,7 @@ struct ScenarioParser {
         }
         var start = Int64(1_735_725_600) * 1_000_000  // 2025-01-01 10:00:00 UTC
         if let text = root["start"] {
-            guard let s = text.string, let parsed = parseISOTime(s) else {
+            guard let s = text.string, let parsed = CivilTime.parseISO(s) else {
                 throw fail("$.start", "expected an ISO time such as \"2025-06-01T10:00:00Z\"")
             }
             start = parsed
@@ -363,7 +365,7 @@ struct ScenarioParser {
         let a = try object(json, at: path)
         try checkKeys(
             a, ["notify", "indicate", "write", "read", "subscribe", "with_response", "at_s", "every_ms", "count", "hex",
-                "text", "decoder", "layout", "fields"], at: path)
+                "text", "decoder", "layout", "fields", "vectors"], at: path)
         let kinds: [(String, ActionSpec.Kind, UInt8)] = [
             ("notify", .notify, 0x10), ("indicate", .indicate, 0x20),
             ("write", .write(withResponse: a["with_response"]?.bool ?? true), 0x0C), ("read", .read, 0x02),
@@ -394,26 +396,4 @@ struct ScenarioParser {
             kind: kind, uuid: target, start: try seconds(a["at_s"], at: "\(path).at_s", default: 1), every: every,
             count: count ?? (every == nil ? 1 : nil), payload: payload, path: path)
     }
-}
-
-/// "2025-06-01T10:00:00Z" (also with fractional seconds or a space) to µs since the epoch.
-func parseISOTime(_ text: String) -> Int64? {
-    let cleaned = text.replacing("T", with: " ").replacing("Z", with: "")
-    let parts = cleaned.split(separator: " ")
-    guard parts.count == 2 else { return nil }
-    let date = parts[0].split(separator: "-").compactMap { Int64($0) }
-    let time = parts[1].split(separator: ":")
-    guard date.count == 3, time.count == 3, let h = Int64(time[0]), let m = Int64(time[1]), let s = Double(time[2]) else {
-        return nil
-    }
-    // Each part within its calendar range, so the arithmetic below cannot overflow.
-    guard (0...9999).contains(date[0]), (1...12).contains(date[1]), (1...31).contains(date[2]), (0..<24).contains(h),
-        (0..<60).contains(m), s >= 0, s < 61
-    else { return nil }
-    let y = date[1] <= 2 ? date[0] - 1 : date[0]
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (date[1] > 2 ? date[1] - 3 : date[1] + 9) + 2) / 5 + date[2] - 1
-    let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
-    return (days * 86_400 + h * 3600 + m * 60) * 1_000_000 + Int64((s * 1_000_000).rounded())
 }

@@ -35,23 +35,11 @@ struct DecodeCommandTests {
         for (a, e) in zip(actual, expected) {
             #expect(a["frame"] == e["frame"])
             #expect(a["repeats"] == e["repeats"])
-            #expect(Self.withoutPower(a["fields"]) == Self.withoutPower(e["fields"]))
-            // The built-in decoder rounds V × I to the four decimals its inputs carry (issue 13);
-            // the layout's computed field is the plain Double product until layouts round theirs.
-            if let layoutPower = a["fields"]?.object?["power_mw"]?.double,
-                let builtInPower = e["fields"]?.object?["power_mw"]?.double
-            {
-                #expect(abs(layoutPower - builtInPower) < 0.00005, "frame \(e["frame"]?.int64 ?? 0)")
-            } else {
-                #expect(a["fields"]?.object?["power_mw"] == e["fields"]?.object?["power_mw"])
-            }
+            // Layout and built-in decoder both round power (V × I) to the four decimals its
+            // inputs carry (DecimalRounding): the same value, not merely a close one.
+            #expect(a["fields"] == e["fields"])
             #expect((a["error"] == nil) == (e["error"] == nil))
         }
-    }
-
-    /// The fields without `power_mw`.
-    static func withoutPower(_ fields: JSONValue?) -> [String] {
-        (fields?.object?.entries ?? []).filter { $0.key != "power_mw" }.map { "\($0.key)=\($0.value)" }
     }
 
     @Test func `the tractor PIN write decodes only with its layout and characteristic`() throws {

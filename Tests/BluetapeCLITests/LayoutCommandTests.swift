@@ -72,7 +72,7 @@ struct LayoutCommandTests {
         #expect(code == 0)
         #expect(
             out
-                == #"{"nonce":4660,"temperature_c":23.45,"humidity_pct":55.3,"pressure_hpa":1013.2,"voltage_v":3.3,"current_ma":-12.34,"power_mw":-40.721999999999994}"#
+                == #"{"nonce":4660,"temperature_c":23.45,"humidity_pct":55.3,"pressure_hpa":1013.2,"voltage_v":3.3,"current_ma":-12.34,"power_mw":-40.722}"#
                 + "\n")
         let short = runTool(["layout", "decode", envSensor, "3412"])
         #expect(short.0 == 1)
@@ -81,11 +81,25 @@ struct LayoutCommandTests {
         )
     }
 
+    @Test func `layout export writes each format, to stdout or -o, and refuses two formats at once`() throws {
+        let (code, lua, _) = runTool(["layout", "export", "--wireshark", envSensor])
+        #expect(code == 0)
+        #expect(lua.contains(#"local proto = Proto("envsensor_layout""#))
+        let (markdownCode, markdown, _) = runTool(["layout", "export", "--markdown", envSensor])
+        #expect(markdownCode == 0 && markdown.hasPrefix("# envsensor.layout\n"))
+        let path = TestPaths.temporaryDirectory() + "/envsensor.h"
+        #expect(runTool(["layout", "export", "--c", envSensor, "-o", path]).0 == 0)
+        #expect(TestPaths.readText(path)?.contains("envsensor_layout_decode") == true)
+        #expect(runTool(["layout", "export", "--c", "--markdown", envSensor]).0 == 2)
+        #expect(runTool(["layout", "export", "--c", envSensor, envSensor]).0 == 2)
+        #expect(runTool(["layout", "export", envSensor]).0 == 2)
+    }
+
     @Test func `layout usage errors exit 2`() {
         #expect(runTool(["layout"]).0 == 2)
         let (code, _, err) = runTool(["layout", "lnt", envSensor])
         #expect(code == 2)
-        #expect(err.contains("unknown action 'lnt' (lint, encode, vectors or decode); did you mean 'lint'?"))
+        #expect(err.contains("unknown action 'lnt' (lint, encode, vectors, decode or export); did you mean 'lint'?"))
         #expect(runTool(["layout", "encode", envSensor, "{nonce"]).0 == 2)
         #expect(runTool(["layout", "encode", envSensor, "{}", "--param", "company"]).0 == 2)
         #expect(runTool(["layout", "decode", envSensor, "xyz"]).0 == 2)

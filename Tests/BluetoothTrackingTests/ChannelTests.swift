@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import Testing
 
 extension HCITrace {

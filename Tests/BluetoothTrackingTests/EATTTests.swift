@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import Testing
 
 /// Enhanced ATT (Core v5.4, Vol 3, Part G, §5.3): several ATT bearers on one connection, each with

@@ -21,7 +21,7 @@ struct EncodeTests {
         values.entries[6].value = .double(-40)
         #expect(
             throws: LayoutEncodeError(
-                field: "power_mw", "is computed as voltage_v * current_ma = -40.721999999999994, not -40.0")
+                field: "power_mw", "is computed as voltage_v * current_ma = -40.722, not -40.0")
         ) {
             try layout.encode(values)
         }

@@ -3,10 +3,29 @@ import JSON
 import Layouts
 import PayloadDecoders
 import TestSupport
+import Testing
 
 /// A layout from inline JSON, named "test.json" in issues, with no built-in ids to collide with.
+/// Every layout the tests build is exported to all three formats too (scripts/test-layout-export
+/// checks the exports of the shipped and fixture layouts against Wireshark and a C compiler).
 func layout(_ json: String, parameters: [String: String] = [:]) throws -> Layout {
-    try Layout.parse(bytes: Array(json.utf8), name: "test.json", parameters: parameters, builtInIDs: [])
+    let layout = try Layout.parse(bytes: Array(json.utf8), name: "test.json", parameters: parameters, builtInIDs: [])
+    exportEverywhere(layout)
+    return layout
+}
+
+/// Exports a layout to Wireshark, C and Markdown, and checks what every export must hold.
+func exportEverywhere(_ layout: Layout) {
+    let prefix = layout.id.split(separator: ".").joined(separator: "_")
+    let lua = LayoutExport.wireshark([layout])
+    #expect(lua.contains("Proto(\"\(prefix)\""))
+    let header = LayoutExport.c(layout)
+    #expect(header.contains("static inline int \(prefix)_decode(const uint8_t *buf, size_t len, \(prefix)_t *out)"))
+    #expect(header.contains("static inline int \(prefix)_encode(const \(prefix)_t *in, uint8_t *buf, size_t len)"))
+    #expect(!LayoutExport.cTest(layout).isEmpty)
+    let markdown = LayoutExport.markdown(layout)
+    #expect(markdown.hasPrefix("# \(layout.id)\n"))
+    layout.forEachFieldName { #expect(markdown.contains("`\($0)`"), "\($0) in the Markdown table") }
 }
 
 /// Bytes from hex with spaces.
@@ -36,48 +55,13 @@ enum Shipped {
         try Layout.load(path: envSensorPath, parameters: parameters)
     }
 
+    static let all = ["envsensor.json", "tractor-pin.json", "combustion-advert.json"]
+
     static func tractorPin() throws -> Layout {
         try Layout.load(path: tractorPinPath, parameters: ["pin_characteristic": pinUUID])
     }
 }
 
-/// An illustrative layout using every feature at once (not a real device).
-let featureLayoutJSON = """
-    {
-      "id": "acme.station",
-      "description": "Illustrative weather-station service data using every layout feature.",
-      "match": {"service_data": "fcd2", "length": {"min": 2, "max": 40}, "prefix": "a5"},
-      "fields": [
-        {"name": "magic", "type": "u8", "const": "0xA5"},
-        {"name": "kind", "type": "u8", "enum": {"1": "reading", "2": "status", "3": "log"}},
-        {"switch": "kind", "cases": {
-          "reading": [
-            {"name": "counter", "type": "u8", "counter": true},
-            {"name": "temperature_c", "type": "i16", "scale": 0.01, "unit": "°C", "min": -40, "max": 85, "max_jump": 5},
-            {"name": "pressure_pa", "type": "u24", "endian": "big", "unit": "Pa"},
-            {"type": "u8", "bits": [
-              {"name": "low_battery", "bit": 0},
-              {"name": "mode", "bit": 1, "width": 2, "enum": {"0": "idle", "1": "active", "2": "boost"}},
-              {"name": "level_pct", "bit": 3, "width": 5, "scale": 0.5, "unit": "%"}
-            ]},
-            {"name": "glucose_mgdl", "type": "sfloat", "unit": "mg/dL"},
-            {"name": "ratio", "type": "f32"},
-            {"name": "heat_index_c", "compute": "(temperature_c * 1.1) + 2 - -1", "unit": "°C"}
-          ],
-          "status": [
-            {"name": "label", "type": "ascii", "length": 6},
-            {"name": "uptime_s", "type": "u32", "unit": "s"},
-            {"type": "pad", "length": 1}
-          ],
-          "log": [
-            {"name": "count", "type": "u8"},
-            {"name": "samples_mv", "type": "i16", "unit": "mV", "repeat": "count"}
-          ],
-          "default": [
-            {"name": "raw", "type": "bytes", "length": "rest"}
-          ]
-        }}
-      ],
-      "cadence": {"min_ms": 900, "max_ms": 1100}
-    }
-    """
+/// An illustrative layout using every feature at once (not a real device), also exported and
+/// checked against Wireshark and a C compiler by scripts/test-layout-export.
+let featureLayoutJSON = TestPaths.readText(TestPaths.packageRoot + "/Tests/Fixtures/layouts/acme-station.json") ?? ""

@@ -30,7 +30,7 @@ public struct AcmePump: PayloadDecoder {
     public func decode(_ payload: Payload) -> [DecodeOutcome] {
         [decoding(payload.bytes) { r throws(DecodeError) in
             [Field("sequence", .int(Int64(try r.u8("sequence")))),
-             Field("flow_lpm", .double(rounded(Double(try r.u16le("flow_lpm")) * 0.1, decimals: 1)))]
+             Field("flow_lpm", .double(DecimalRounding.rounded(Double(try r.u16le("flow_lpm")) * 0.1, decimals: 1)))]
         }]
     }
 }

@@ -1,6 +1,7 @@
 import BluetoothPackets
 import BluetoothTracking
 import CaptureFiles
+import CaptureModel
 import Synthesis
 import Testing
 import TestSupport
@@ -54,7 +55,7 @@ struct BearerSynthesisTests {
 
     func events(_ json: String) throws -> [Event] {
         var events: [Event] = []
-        EventStream.read(try CaptureReader(bytes: try synthesize(json))) { events.append($0) }
+        EventStream.read(try CaptureReader(bytes: try synthesize(json), formats: testFormats)) { events.append($0) }
         return events
     }
 
