@@ -20,7 +20,7 @@ struct DecodeSetup: Sendable {
         .value("gatt", "MAP.json", "A GATT map for handles whose discovery is not in the capture."),
         .value(
             "bindkey", "ADDR=HEX",
-            "A device's encryption key (encrypted BTHome): shorthand for --param bindkey=ADDR=HEX (repeatable)."),
+            "A device's encryption key, ADDRESS=32 hex digits: shorthand for --param bindkey=ADDR=HEX (repeatable)."),
     ]
 
     /// The options of `options` named here, for commands that take only some of them.

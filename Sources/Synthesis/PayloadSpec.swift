@@ -67,7 +67,7 @@ struct PayloadSpec: Sendable {
         return FieldSeries(entries: entries)
     }
 
-    /// The bytes of packet `index` of its stream, sent by `device` (an encrypted BTHome payload's
+    /// The bytes of packet `index` of its stream, sent by `device` (an encrypted payload's
     /// nonce holds its address).
     func bytes(
         index: Int, progress: Double, seconds: Double, random: inout SeededRandom, _ reader: ScenarioReader,
