@@ -67,7 +67,7 @@ let package = Package(
             dependencies: [
                 "Bluetape", "CaptureModel", "CaptureFiles", "PcapFiles", "JSON", "FieldJSON", "SystemIO", "BluetoothTracking",
                 "EventOutput", "GoldenDiff", "PayloadDecoders", "Layouts", "Readings", "Synthesis", "Handoff", "Replay",
-                "FileAccess",
+                "FileAccess", "ByteReading",
             ]),
         .executableTarget(name: "bluetape", dependencies: ["BluetapeCLI"]),
 
@@ -82,7 +82,8 @@ let package = Package(
             name: "PayloadDecodersTests",
             dependencies: ["PayloadDecoders", "ByteReading", "BluetoothPackets", "TestSupport", "JSON"]),
         .testTarget(name: "LayoutsTests", dependencies: ["Layouts", "TestSupport"]),
-        .testTarget(name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI"]),
+        .testTarget(
+            name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI", "Readings", "PayloadDecoders", "ByteReading"]),
         .testTarget(
             name: "SynthesisTests",
             dependencies: [

@@ -9,7 +9,7 @@ import Readings
 /// line, replays and the golden suite all read captures through it.
 ///
 /// ```swift
-/// let capture = try Capture(path: "captures/envsensor.btsnoop")
+/// let capture = try Capture(path: "captures/sensor.btsnoop")
 /// for event in capture.events() { print(event.frame, event.type) }
 /// let decoding = try DecoderConfiguration()
 /// for reading in capture.readings(decoding) { print(reading.decoder ?? "-", reading.outcome) }

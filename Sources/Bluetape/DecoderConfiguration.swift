@@ -9,7 +9,7 @@ import Readings
 ///
 /// ```swift
 /// let decoding = try DecoderConfiguration(
-///     layouts: ["layouts/tractor-pin.json"],
+///     layouts: ["layouts/pin-write.json"],
 ///     parameters: [ParameterAssignment("pin_characteristic=7a5b0002-3c9d-4e2f-8a1b-2c3d4e5f6071")!])
 /// ```
 public struct DecoderConfiguration: Sendable {
@@ -76,6 +76,10 @@ public struct DecoderConfiguration: Sendable {
     /// against the golden.json), `decoders`, `gatt`, and `param.NAME` / `param.ID.NAME` values.
     public init(goldenOptions options: [String: String]) throws(DecoderConfigurationError) {
         var parameters: [ParameterAssignment] = []
+        // A misspelt option silently ignored would check captures decoded the wrong way.
+        for key in options.keys.sorted() where !key.hasPrefix("param.") && !Self.goldenOptionKeys.contains(key) {
+            throw .unknownOption(key)
+        }
         for (key, value) in options.sorted(by: { $0.key < $1.key }) where key.hasPrefix("param.") {
             guard let assignment = ParameterAssignment(String(key.dropFirst(6)) + "=" + value) else {
                 throw .badValue(key, value, "not a parameter name")
@@ -93,6 +97,9 @@ public struct DecoderConfiguration: Sendable {
             }
         }
     }
+
+    /// The keys of a golden.json's "decode" section, besides `param.NAME` and `param.ID.NAME`.
+    public static let goldenOptionKeys: Set<String> = ["layouts", "decoders", "gatt"]
 
     private static func list(_ text: String) -> [String] {
         text.split(separator: ",").compactMap { item in
@@ -162,6 +169,8 @@ public enum DecoderConfigurationError: Error, Sendable, CustomStringConvertible 
     case unknownParameter(String, declared: [String])
     case unknownDecoder(String, known: [String])
     case badValue(String, String, String)
+    /// A golden.json "decode" key that is none of `goldenOptionKeys` or `param.…`.
+    case unknownOption(String)
     case missingParameter(decoder: String, file: String, name: String, kind: DecoderParameter.Kind?)
     case decoder(DecoderParameterError)
     case layout(LayoutLoadError)
@@ -177,6 +186,10 @@ public enum DecoderConfigurationError: Error, Sendable, CustomStringConvertible 
 
     public var description: String { message(command: "decode") }
 
+    private static var optionList: String {
+        DecoderConfiguration.goldenOptionKeys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+
     /// The message, with hints that name `bluetape COMMAND`.
     public func message(command: String) -> String {
         switch self {
@@ -188,6 +201,9 @@ public enum DecoderConfigurationError: Error, Sendable, CustomStringConvertible 
             return "unknown decoder '\(id)'; 'bluetape decoders' lists them"
         case .badValue(let target, let value, let problem):
             return "parameter '\(target)': '\(value)' is \(problem)"
+        case .unknownOption(let key):
+            return "unknown decode option '\(key)'; \"decode\" takes "
+                + Self.optionList + " and param.NAME (param.DECODER.NAME) for a decoder's or layout's parameter"
         case .missingParameter(let decoder, let file, let name, let kind):
             let example = kind == .uuid ? "UUID" : kind == .integer ? "NUMBER" : "VALUE"
             return "\(file): layout '\(decoder)' needs its parameter '\(name)', which has no default; "

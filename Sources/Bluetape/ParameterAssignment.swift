@@ -14,7 +14,7 @@ public struct ParameterAssignment: Sendable, Hashable {
         self.value = value
     }
 
-    /// Reads `NAME=VALUE` or `ID.NAME=VALUE`. Decoder ids hold dots (`combustion.advert`) and names
+    /// Reads `NAME=VALUE` or `ID.NAME=VALUE`. Decoder ids hold dots (`acme.pump`) and names
     /// do not, so the scope ends at the last dot before the first `=`; the value is everything after
     /// that `=` (a key's value holds one itself).
     public init?(_ text: String) {

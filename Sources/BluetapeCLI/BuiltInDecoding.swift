@@ -10,7 +10,9 @@ extension CommandLineTool {
         do throws(DecoderConfigurationError) {
             decoding = try DecoderConfiguration(goldenOptions: options)
         } catch {
-            throw GoldenError("golden.json: \(error.message(command: "golden update"))")
+            // A usage error here is a golden.json decode option the decoders refuse.
+            throw GoldenError(
+                "golden.json: \(error.message(command: "golden update"))", kind: error.isUsage ? .setting : .input)
         }
         do {
             let capture = try Capture(path: path, formats: captureFormats)

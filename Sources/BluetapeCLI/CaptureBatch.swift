@@ -152,18 +152,3 @@ private final class Spool: @unchecked Sendable {
         }
     }
 }
-
-/// A file name as it may be shown on a terminal: control characters written as `\xNN`, so that a
-/// name cannot move the cursor or change colours.
-func printable(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-        if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-            let digits = String(scalar.value, radix: 16)
-            out += "\\x" + (digits.count < 2 ? "0" : "") + digits
-        } else {
-            out.unicodeScalars.append(scalar)
-        }
-    }
-    return out
-}

@@ -33,7 +33,7 @@ enum CheckCommand: Command {
         let path = arguments.positionals[0]
         let setup = try DecodeSetup(arguments)
         guard !setup.layouts.isEmpty else {
-            throw UsageError("check needs at least one layout: bluetape check --layout L.json (or --layouts DIR) FILE")
+            throw UsageError("`bluetape check` needs at least one --layout L.json (or --layouts DIR)")
         }
         let capture = try openCapture(path)
         let quiet = arguments.has("quiet")
@@ -44,7 +44,8 @@ enum CheckCommand: Command {
         }
         context.stdout.line(run.summary.description)
         for layout in run.unmatchedLayouts {
-            context.warn("layout '\(layout.id)' (\(layout.file)) matched no packet in \(path): nothing of it was checked")
+            // No silent pass: "0 readings, ok" is true of a layout that never matched.
+            context.warn("layout \(layout.id) (\(layout.file)) matched no packet in \(path): none of its rules was checked")
         }
         if let junit = arguments.value("junit") {
             let xml = JUnitXML.document(run.junitSuites(capture: path), name: "bluetape check")

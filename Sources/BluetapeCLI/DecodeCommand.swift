@@ -1,6 +1,7 @@
 import Bluetape
 import BluetoothTracking
 import CaptureFiles
+import ByteReading
 import CaptureModel
 import JSON
 import Readings
@@ -15,8 +16,8 @@ enum DecodeCommand: Command {
             Runs the built-in decoders (and any layouts given) over advertising data and attribute
             values. One reading per decoded payload: frame, ts, addr, decoder, source, uuid or
             company, and fields (or error, with reason, byte offset and field, when a payload the
-            decoder claims does not decode). Readings of a device repeating the same value (EnvSensor's
-            nonce, a layout's dedup key) are one reading with "repeats"; --all-repeats lists each.
+            decoder claims does not decode). Readings of a device repeating the same value (a decoder's
+            dedup key, such as a nonce) are one reading with "repeats"; --all-repeats lists each.
             --all also lists the payloads no decoder matched. The event filters of 'bluetape events'
             apply. CSV is in long form: one row per field. Several captures (or a directory of them)
             are read --jobs at a time; each line then names its capture ("capture"), and output
@@ -61,7 +62,7 @@ enum DecodeCommand: Command {
         let member = JSONWriter.member("capture", path)
         let column = label ? ReadingCSV.quote(path) + "," : ""
         if format == "csv", !label { writer.raw(string: ReadingCSV.header) }
-        if format == "text", label { writer.raw(string: "== \(printable(path))\n") }
+        if format == "text", label { writer.raw(string: "== \(PrintableText.escape(path))\n") }
         try readCapture { () throws(CaptureError) in
             try capture.forEachReading(setup.configuration, filter: filter, concurrently: true) { reading in
                 let start = writer.count

@@ -9,7 +9,10 @@ enum DiffCommand: Command {
         arguments: "[options] EXPECTED ACTUAL",
         discussion: """
             Each side is a readings file (one JSON reading per line) or a capture, which is decoded
-            first; a file whose first non-blank character is '{' is readings. Readings are paired by
+            first; a file whose first non-blank character is '{' is readings. A reading is any JSON
+            object with "frame" and "decoder" (a string, or null for what nothing decoded), written
+            with any spacing, key order, escapes and number spelling: 25, 25.0 and 2.5e1 are the
+            same number. Readings are paired by
             (frame, decoder, addr, index), or with --align sequence by their order within each addr
             and decoder (frame and ts then only locate a reading and are not compared). The report
             gives the counts first, in total and per decoder, then each reading that differs, once,
@@ -17,9 +20,9 @@ enum DiffCommand: Command {
 
             \(configHelp)
 
-            Exit codes: 0 no differences, 1 differences, 2 usage error, 3 unreadable input (lines
-            that are not readings, and the damage in a capture read only in part, are named on
-            stderr, and the rest is compared).
+            Exit codes: 0 no differences, 1 differences, 2 usage error or a wrong golden.json value,
+            3 unreadable input (lines that are not readings, each with what is wrong with it, and
+            the damage in a capture read only in part, are named on stderr, and the rest is compared).
             """,
         options: comparisonOptions + [
             .value("format", "FORMAT", "text (default) or json: one JSON report."),
@@ -36,10 +39,15 @@ enum DiffCommand: Command {
             "align": "frame",                                 frame or sequence
             "ignore": ["ts", "rssi"],                         fields, top-level keys, dotted paths
             "tolerance": {"*": 1e-6, "temperature_c": 0.05},  absolute; "*" is every number
-            "decode": {"envsensor_company": "0xABCD"}         options for the capture decoder
+            "decode": {"param.acme.company": "0xABCD",        options for the capture decoder
+                       "layouts": ["../layouts/a.json"],      a list, or one string with commas
+                       "param.pin_characteristic": "…"},      a layout parameter
+            "captures": {"idle.btsnoop": {"allow_empty": true}}   rules for one capture here
           }
         "tolerance" may also be a plain number (for every number); decode values are strings.
         Files that decode names ("layouts", "gatt") are relative to the golden.json itself.
+        "captures" names files of the golden.json's own directory: "allow_empty" lets a capture
+        that gives no readings pass 'golden check --strict' with its empty golden.
         """
 
     static let comparisonOptions: [OptionSpec] = [
@@ -53,7 +61,8 @@ enum DiffCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard arguments.positionals.count == 2 else {
-            throw UsageError("diff compares two files: EXPECTED and ACTUAL (got \(arguments.positionals.count))")
+            throw UsageError(
+                "`bluetape diff` compares two files: EXPECTED and ACTUAL (got \(arguments.positionals.count))")
         }
         let (expectedPath, actualPath) = (arguments.positionals[0], arguments.positionals[1])
         let format = arguments.value("format") ?? "text"
@@ -81,7 +90,10 @@ enum DiffCommand: Command {
             actual = try ReadingsSource.load(
                 actualPath, options: config.decodeOptions, decode: context.decodeCapture, damage: &actualDamage)
         } catch {
-            throw InputError(error.message)
+            // A wrong golden.json value is a usage error, without the usage line: the command line is right.
+            guard error.kind == .setting else { throw InputError(error.message) }
+            context.error(error.message)
+            return .usage
         }
 
         let report = ReadingsDiff.compare(expected: expected, actual: actual, settings: config.settings)

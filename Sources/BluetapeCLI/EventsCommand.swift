@@ -1,6 +1,7 @@
 import Bluetape
 import BluetoothTracking
 import CaptureFiles
+import ByteReading
 import CaptureModel
 import EventOutput
 import Handoff
@@ -62,7 +63,7 @@ enum EventsCommand: Command {
         var textWriter = EventText(mode: timeMode)
         let base = TimeBase()
         let member = JSONWriter.member("capture", path)
-        if text, label { writer.raw(string: "== \(printable(path))\n") }
+        if text, label { writer.raw(string: "== \(PrintableText.escape(path))\n") }
         // Reading and tracking on one thread, formatting and writing on this one.
         let counts = try readCapture { () throws(CaptureError) in
             try capture.forEachEvent(filter: filter, tracker: options, concurrently: true, timeBase: base) { event in

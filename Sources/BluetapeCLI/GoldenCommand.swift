@@ -10,27 +10,33 @@ enum GoldenCommand: Command {
         arguments: "check [options] [DIR|FILE…]  |  update [--force] [DIR|FILE…]",
         discussion: """
             A golden holds a capture's readings, in '<capture file name>.golden.jsonl' beside it
-            (envsensor.btsnoop → envsensor.btsnoop.golden.jsonl). Captures are files ending in
+            (sensor.btsnoop → sensor.btsnoop.golden.jsonl). Captures are files ending in
             .btsnoop, .log, .cfa, .snoop, .pcap, .pcapng or .pklg; directories (default: captures/)
             are searched with their subdirectories.
 
             check decodes every capture, several at a time, and compares its readings with its
-            golden as 'bluetape diff' does. A capture without golden and a golden without capture
+            golden as 'bluetape diff' does: a golden may be written by any JSON tool (any spacing,
+            key order or number spelling). A capture without golden, a golden without capture, and
+            an empty golden of a capture that gives no readings (a check that passes on nothing)
             are reported; they fail the check with --strict, the default when the environment sets
-            CI. --junit FILE also writes JUnit XML (a test case per capture and decoder); --format
-            github prints GitHub Actions annotations on the golden files' lines.
+            CI. golden.json accepts an empty golden for one capture with
+            "captures": {"idle.btsnoop": {"allow_empty": true}}. --junit FILE also writes JUnit XML
+            (a test case per capture and decoder); --format github prints GitHub Actions
+            annotations on the golden files' lines.
 
             update writes each golden from the current decoders, byte for byte, replacing the file
             atomically, and says per file what changed (created / n changed, n added, n removed /
-            unchanged). Goldens without capture are reported, not deleted. update refuses to run
-            when CI is set (exit code 2), so that a CI run never blesses its own output; --force
-            runs it anyway. CI counts as set unless it is empty, 0 or false.
+            unchanged); it warns about a capture that gives no readings. Goldens without capture
+            are reported, not deleted. update refuses to run when CI is set (exit code 2), so that
+            a CI run never blesses its own output; --force runs it anyway. CI counts as set unless
+            it is empty, 0 or false.
 
             \(DiffCommand.configHelp)
 
-            Exit codes: 0 everything matches, 1 differences (with --strict also missing or obsolete
-            goldens), 2 usage error or update under CI, 3 a capture or golden could not be read
-            (its name is given, and the other captures are still checked).
+            Exit codes: 0 everything matches, 1 differences (with --strict also missing, obsolete
+            or empty goldens), 2 usage error, a wrong golden.json value, or update under CI, 3 a
+            capture or golden could not be read (its name is given, and the other captures are
+            still checked).
             """,
         options: DiffCommand.comparisonOptions + [
             .value("format", "FORMAT", "check: text (default), json or github."),
@@ -46,20 +52,22 @@ enum GoldenCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard let action = arguments.positionals.first else {
-            throw UsageError("golden needs an action: check or update")
+            throw UsageError(
+                "golden needs an action: `bluetape golden check [DIR…]` or `bluetape golden update [DIR…]`")
         }
         let paths = arguments.positionals.count > 1 ? Array(arguments.positionals.dropFirst()) : [defaultDirectory]
         switch action {
         case "check":
-            if arguments.has("force") { throw UsageError("--force applies to 'golden update' only") }
+            if arguments.has("force") { throw UsageError("--force applies to `bluetape golden update` only") }
             return try check(paths, arguments, context)
         case "update":
             if let option = checkOnly.first(where: { arguments.values[$0] != nil || arguments.has($0) }) {
-                throw UsageError("--\(option) applies to 'golden check' only")
+                throw UsageError("--\(option) applies to `bluetape golden check` only")
             }
             return try update(paths, arguments, context)
         default:
-            throw UsageError("unknown action '\(action)': golden check or golden update")
+            throw UsageError(
+                "unknown action '\(action)': `bluetape golden check [DIR…]` or `bluetape golden update [DIR…]`")
         }
     }
 
@@ -72,8 +80,16 @@ enum GoldenCommand: Command {
         let limit = try DiffCommand.limit(arguments)
         let jobs = try jobs(arguments)
         let strict = arguments.has("strict") || isCI(context.environment)
-        let suite = try find(paths)
-        if suite.members.isEmpty { context.warn("no captures in \(paths.joined(separator: ", "))") }
+        let suite: GoldenSuite
+        switch find(paths, defaulted: arguments.positionals.count == 1, action: "check") {
+        case .success(let found): suite = found
+        case .failure(let failure): return failure.report(context)
+        }
+        if suite.members.isEmpty {
+            context.warn(
+                "no captures in \(paths.joined(separator: ", ")): `bluetape golden check` checks files ending in ."
+                    + GoldenSuite.captureExtensions.sorted().joined(separator: ", ."))
+        }
 
         let check = GoldenCheck.run(
             suite, overrides: overrides, strict: strict, jobs: jobs, decode: context.decodeCapture)
@@ -99,23 +115,44 @@ enum GoldenCommand: Command {
         if isCI(context.environment), !arguments.has("force") {
             context.error(
                 "golden update does not run when CI is set: goldens are written where a person reviews them, "
-                    + "never by the CI run that checks them (--force runs it anyway)")
+                    + "never by the CI run that checks them (`bluetape golden update --force` runs it anyway)")
             return .usage
         }
-        let suite = try find(paths)
-        let update = GoldenUpdate.run(suite, jobs: try jobs(arguments), decode: context.decodeCapture)
-        context.stdout.write(UpdateReport.render(update))
-        for result in update.results {
-            if case .failed(let message) = result.outcome { context.error(message) }
+        let jobs = try jobs(arguments)
+        let suite: GoldenSuite
+        switch find(paths, defaulted: arguments.positionals.count == 1, action: "update") {
+        case .success(let found): suite = found
+        case .failure(let failure): return failure.report(context)
         }
+        let update = GoldenUpdate.run(suite, jobs: jobs, decode: context.decodeCapture)
+        context.stdout.write(UpdateReport.render(update))
+        for warning in UpdateReport.warnings(update) { context.warn(warning) }
+        for diagnostic in UpdateReport.diagnostics(update) { context.error(diagnostic) }
         return ExitCode(rawValue: update.exitStatus) ?? .badInput
     }
 
-    static func find(_ paths: [String]) throws(InputError) -> GoldenSuite {
+    /// A suite that could not be found: a wrong golden.json (exit 2) or a path that cannot be read (3).
+    struct SuiteFailure: Error {
+        var error: GoldenError
+
+        func report(_ context: Context) -> ExitCode {
+            context.error(error.message)
+            return error.kind == .setting ? .usage : .badInput
+        }
+    }
+
+    /// The captures and goldens under `paths`. When no path was given, a missing default
+    /// directory is explained with the command that names one.
+    static func find(_ paths: [String], defaulted: Bool, action: String) -> Result<GoldenSuite, SuiteFailure> {
         do {
-            return try GoldenSuite.find(paths)
+            return .success(try GoldenSuite.find(paths))
         } catch {
-            throw InputError(error.message)
+            var error = error
+            if defaulted, error.kind == .input, !Files.exists(defaultDirectory) {
+                error.message += "; without a directory `bluetape golden \(action)` looks in \(defaultDirectory)/: "
+                    + "name one with `bluetape golden \(action) DIR`"
+            }
+            return .failure(SuiteFailure(error: error))
         }
     }
 

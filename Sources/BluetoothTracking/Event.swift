@@ -31,7 +31,7 @@ public struct Event: Sendable {
         case l2cap(L2CAPData)
         case hci(HCIPacket)
         case linkLayer(LinkLayerEvent)
-        case note(String)
+        case note(Note)
         case diagnostic(Diagnostic)
     }
 
@@ -376,6 +376,55 @@ public struct HCIPacket: Sendable {
     /// The opcode a Command Complete/Status answers.
     public var commandOpcode: UInt16?
     public var parameters: [UInt8]
+    /// Vendor commands and events, and the Command Complete/Status answering one: the adapter's
+    /// manufacturer, when its Read Local Version Information was captured.
+    public var manufacturer: UInt16?
+
+    public init(
+        kind: RecordKind, code: UInt16, subevent: UInt8? = nil, status: UInt8? = nil, commandOpcode: UInt16? = nil,
+        parameters: [UInt8], manufacturer: UInt16? = nil
+    ) {
+        self.kind = kind
+        self.code = code
+        self.subevent = subevent
+        self.status = status
+        self.commandOpcode = commandOpcode
+        self.parameters = parameters
+        self.manufacturer = manufacturer
+    }
+}
+
+/// A note the capturing tool wrote: btmon's system notes and user logging (btsnoop 2001, monitor
+/// opcodes 12 and 13), PacketLogger's notes and logs. Text only where the bytes are text.
+public struct Note: Sendable, ExpressibleByStringLiteral {
+    public enum Source: Sendable, Hashable {
+        /// btmon's system note (monitor opcode 12).
+        case systemNote
+        /// btmon "User Logging" (monitor opcode 13): a program's log line, with ident and priority.
+        case userLogging
+        /// A PacketLogger record type 0xF7–0xFE (syslog, kernel, error, power, note, config, …).
+        case packetLogger(UInt8)
+        case other
+    }
+
+    public var source: Source
+    /// The text, trailing NULs gone; nil when the note is not text. Escaped only when printed.
+    public var text: String?
+    /// The bytes, when the note is not text.
+    public var data: [UInt8]?
+    /// User logging: the program that logged the line, and its syslog priority (0 emergency … 7 debug).
+    public var ident: String?
+    public var priority: UInt8?
+
+    public init(source: Source, text: String?, data: [UInt8]? = nil, ident: String? = nil, priority: UInt8? = nil) {
+        self.source = source
+        self.text = text
+        self.data = data
+        self.ident = ident
+        self.priority = priority
+    }
+
+    public init(stringLiteral text: String) { self.init(source: .other, text: text) }
 }
 
 /// A link-layer PDU of an air capture that is neither advertising data nor L2CAP: control PDUs,

@@ -14,7 +14,11 @@ extension Tracker {
                     "command 0x\(String(opcode, radix: 16)) declares \(length) parameter bytes, \(parameters.count) present",
                     offset: 2)
             }
-            push(.hci(HCIPacket(kind: .command, code: opcode, parameters: [UInt8](parameters))))
+            push(
+                .hci(
+                    HCIPacket(
+                        kind: .command, code: opcode, parameters: [UInt8](parameters),
+                        manufacturer: vendorManufacturer(opcode: opcode))))
         } catch {
             diagnose("hci", "hci.short_command", error)
         }
@@ -58,18 +62,27 @@ extension Tracker {
                     _ = try ret.u8()
                     localAddresses[adapter] = try BluetoothAddress(reading: &ret)
                 }
+                // Read Local Version Information (§7.4.1): status, HCI version and revision, LMP version,
+                // then the company identifier that tells whose vendor commands the adapter takes.
+                if event.opcode == 0x1001, event.status == 0, event.returnParameters.count >= 7 {
+                    var ret = ByteReader(event.returnParameters)
+                    try ret.skip(5)
+                    manufacturers[adapter] = try ret.u16le()
+                }
                 push(
                     .hci(
                         HCIPacket(
                             kind: .event, code: UInt16(header.code), status: event.status, commandOpcode: event.opcode,
-                            parameters: [UInt8](header.parameters.unread))))
+                            parameters: [UInt8](header.parameters.unread),
+                            manufacturer: vendorManufacturer(opcode: event.opcode))))
             case HCIEventCode.commandStatus:
                 let event = try CommandStatus(parsing: &p)
                 push(
                     .hci(
                         HCIPacket(
                             kind: .event, code: UInt16(header.code), status: event.status, commandOpcode: event.opcode,
-                            parameters: [UInt8](header.parameters.unread))))
+                            parameters: [UInt8](header.parameters.unread),
+                            manufacturer: vendorManufacturer(opcode: event.opcode))))
             default:
                 rawEvent(header)
             }
@@ -83,7 +96,13 @@ extension Tracker {
             .hci(
                 HCIPacket(
                     kind: .event, code: UInt16(header.code), subevent: subevent,
-                    parameters: [UInt8](header.parameters.unread))))
+                    parameters: [UInt8](header.parameters.unread),
+                    manufacturer: header.code == HCIEventCode.vendor ? manufacturers[adapter] : nil)))
+    }
+
+    /// The adapter's manufacturer for a vendor-specific opcode (OGF 0x3F), when it is known.
+    private func vendorManufacturer(opcode: UInt16) -> UInt16? {
+        opcode >> 10 == HCICommands.vendorGroup ? manufacturers[adapter] : nil
     }
 
     private func handleLEMeta(_ p: inout ByteReader) throws(DecodeError) {

@@ -36,6 +36,8 @@ public final class Tracker {
     /// GATT databases learned in connections that have ended, by server.
     @exclusivity(unchecked) var cache: [GATTServer: GATTDatabase] = [:]
     @exclusivity(unchecked) var localAddresses: [UInt16: BluetoothAddress] = [:]
+    /// Each adapter's manufacturer, from its Read Local Version Information: who defines its vendor commands.
+    @exclusivity(unchecked) var manufacturers: [UInt16: UInt16] = [:]
     @exclusivity(unchecked) var extendedFragments: [ExtendedFragmentKey: ExtendedFragment] = [:]
     @exclusivity(unchecked) var airConnections: [UInt32: AirConnection] = [:]
     @exclusivity(unchecked) var nextAirConnectionID: UInt16 = 1
@@ -83,8 +85,7 @@ public final class Tracker {
             case .command: handleCommand(&reader)
             case .linkLayer: handleLinkLayer(&reader, linkType: record.linkType)
             case .note:
-                let text = String(decoding: record.payload.prefix { $0 != 0 }, as: UTF8.self)
-                push(.note(text))
+                push(.note(Note(record: record)))
             case .sco, .iso, .other:
                 statistics.skippedRecords += 1
             }

@@ -19,27 +19,7 @@ public enum EventJSON {
         }
         switch event.body {
         case .advertisement(let adv): writeAdvertisement(adv, &w)
-        case .connect(let c):
-            w.key("conn")
-            w.int(c.connection)
-            address(c.address, &w)
-            addressType(c.addressType, &w)
-            if let role = c.role {
-                w.key("role")
-                w.string(role)
-            }
-            if let initiator = c.initiator { address(initiator, key: "initiator", &w) }
-            if let aa = c.accessAddress {
-                w.key("access_address")
-                w.int(aa)
-            }
-            w.key("interval_ms")
-            w.double(Double(c.interval) * 1.25)
-            w.key("latency")
-            w.int(c.latency)
-            w.key("timeout_ms")
-            w.int(Int(c.supervisionTimeout) * 10)
-            if c.status != 0 { status(c.status, &w) }
+        case .connect(let c): writeConnect(c, &w)
         case .disconnect(let d):
             w.key("conn")
             w.int(d.connection)
@@ -136,37 +116,7 @@ public enum EventJSON {
             }
             w.key("data")
             w.hex(l.data)
-        case .hci(let h):
-            w.key("kind")
-            w.string(h.kind.name)
-            if h.kind == .command {
-                w.key("opcode")
-                w.int(h.code)
-                w.key("name")
-                w.string(HCINames.command(h.code))
-            } else {
-                w.key("code")
-                w.int(h.code)
-                if let sub = h.subevent {
-                    w.key("subevent")
-                    w.int(sub)
-                    w.key("name")
-                    w.string(HCINames.leSubevent(sub))
-                } else {
-                    w.key("name")
-                    w.string(HCINames.event(UInt8(truncatingIfNeeded: h.code)))
-                }
-                if let opcode = h.commandOpcode {
-                    w.key("command")
-                    w.string(HCINames.command(opcode))
-                }
-                if let s = h.status {
-                    w.key("status")
-                    w.int(s)
-                }
-            }
-            w.key("data")
-            w.hex(h.parameters)
+        case .hci(let h): writeHCI(h, &w)
         case .linkLayer(let l):
             if let conn = l.connection {
                 w.key("conn")
@@ -178,9 +128,7 @@ public enum EventJSON {
             if let addr = l.address { address(addr, &w) }
             w.key("data")
             w.hex(l.data)
-        case .note(let text):
-            w.key("text")
-            w.string(text)
+        case .note(let note): writeNote(note, &w)
         case .diagnostic(let d):
             w.key("layer")
             w.string(d.layer.description)
@@ -328,6 +276,10 @@ public enum EventJSON {
                 if let properties = entry.properties {
                     w.key("properties")
                     w.int(properties)
+                    w.key("property_names")
+                    w.beginArray()
+                    for name in GATTWords.properties(properties) { w.literal(name) }
+                    w.endArray()
                 }
                 w.endObject()
             }
@@ -336,6 +288,7 @@ public enum EventJSON {
         if let value = att.value {
             w.key("value")
             w.hex(value)
+            writeValueMeaning(att, value, &w)
         }
         if att.partial {
             w.key("partial")
@@ -343,121 +296,86 @@ public enum EventJSON {
         }
     }
 
-    static func writeAdvertisement(_ adv: Advertisement, _ w: inout JSONWriter) {
-        address(adv.address, &w)
-        addressType(adv.addressType, &w)
-        if let rssi = adv.rssi {
-            w.key("rssi")
-            w.int(rssi)
+    /// A CCCD's value as `cccd` (["notify", "indicate"]), an Appearance characteristic's as `appearance`.
+    static func writeValueMeaning(_ att: ATTEvent, _ value: [UInt8], _ w: inout JSONWriter) {
+        guard let uuid = att.attribute?.uuid.shortValue, value.count == 2, !att.partial else { return }
+        let word = UInt16(value[0]) | UInt16(value[1]) << 8
+        switch uuid {
+        case 0x2902:
+            w.key("cccd")
+            w.beginArray()
+            for name in GATTWords.clientConfiguration(word) { w.literal(name) }
+            w.endArray()
+        case 0x2A01: appearance(word, &w)
+        default: break
         }
-        w.key("pdu")
-        w.literal(adv.pdu.name)
-        if let direct = adv.directAddress { address(direct, key: "direct_addr", &w) }
-        if let channel = adv.channel {
-            w.key("channel")
-            w.int(channel)
-        }
-        if let phy = adv.primaryPHY {
-            w.key("primary_phy")
-            w.int(phy)
-        }
-        if let phy = adv.secondaryPHY {
-            w.key("secondary_phy")
-            w.int(phy)
-        }
-        if let sid = adv.sid {
-            w.key("sid")
-            w.int(sid)
-        }
-        if let power = adv.advertisedTxPower {
-            w.key("adv_tx_power")
-            w.int(power)
-        }
-        if adv.truncated {
-            w.key("truncated")
-            w.bool(true)
-        }
-        adv.data.bytes.withUnsafeBytes { bytes in writeAD(bytes, &w) }
     }
 
-    /// The AD list in order, then the lifted fields: name, mfr, service_data, uuids, tx_power.
-    static func writeAD(_ bytes: UnsafeRawBufferPointer, _ w: inout JSONWriter) {
-        w.key("ad")
-        w.beginArray()
-        var name: UnsafeRawBufferPointer?
-        var nameIsComplete = false
-        var hasManufacturer = false
-        var hasServiceData = false
-        var hasUUIDs = false
-        var txPower: Int8?
-        AdvertisingData.forEach(in: bytes) { s in
-            w.beginObject()
-            w.key("type")
-            w.int(s.type)
+    static func appearance(_ value: UInt16, _ w: inout JSONWriter) {
+        w.key("appearance")
+        w.int(value)
+        if let text = AssignedNames.appearanceText(value) {
+            w.key("appearance_name")
+            w.string(text)
+        }
+    }
+
+    /// A connection; a failed one carries its status, and no address, role or interval it never had.
+    static func writeConnect(_ c: Connect, _ w: inout JSONWriter) {
+        guard c.status == 0 else {
+            status(c.status, &w)
+            if c.address.value != 0 {
+                address(c.address, &w)
+                addressType(c.addressType, &w)
+            }
+            return
+        }
+        w.key("conn")
+        w.int(c.connection)
+        address(c.address, &w)
+        addressType(c.addressType, &w)
+        if let role = c.role {
+            w.key("role")
+            w.string(role)
+        }
+        if let initiator = c.initiator { address(initiator, key: "initiator", &w) }
+        if let aa = c.accessAddress {
+            w.key("access_address")
+            w.int(aa)
+        }
+        w.key("interval_ms")
+        w.double(Double(c.interval) * 1.25)
+        w.key("latency")
+        w.int(c.latency)
+        w.key("timeout_ms")
+        w.int(Int(c.supervisionTimeout) * 10)
+    }
+
+    /// `text` for a note that is text, `data` for one that is not; user logging adds ident and priority.
+    static func writeNote(_ note: Note, _ w: inout JSONWriter) {
+        if let source = note.sourceName {
+            w.key("source")
+            w.literal(source)
+        }
+        if let ident = note.ident {
+            w.key("ident")
+            w.string(ident)
+        }
+        if let priority = note.priority {
+            w.key("priority")
+            w.int(priority)
+            if let name = Note.priorityName(priority) {
+                w.key("priority_name")
+                w.literal(name)
+            }
+        }
+        if let text = note.text {
+            w.key("text")
+            w.string(text)
+        }
+        if let data = note.data {
             w.key("data")
-            w.hex(s.data)
-            w.endObject()
-            switch s.type {
-            case ADType.completeName:
-                name = s.data
-                nameIsComplete = true
-            case ADType.shortenedName where !nameIsComplete: name = s.data
-            // Lifted keys only for structures long enough to give an entry (a company id, a UUID).
-            case ADType.manufacturerData: hasManufacturer = hasManufacturer || s.data.count >= 2
-            case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
-                hasServiceData = hasServiceData || s.data.count >= ADType.uuidSize(s.type) ?? 0
-            case ADType.incomplete16...ADType.complete128:
-                hasUUIDs = hasUUIDs || s.data.count >= ADType.uuidSize(s.type) ?? 0
-            case ADType.txPower where s.data.count == 1: txPower = Int8(bitPattern: s.data[0])
-            default: break
-            }
-        }
-        w.endArray()
-        if let name {
-            w.key("name")
-            w.string(utf8: name)
-        }
-        if hasManufacturer {
-            w.key("mfr")
-            w.beginArray()
-            AdvertisingData.forEach(in: bytes) { s in
-                guard s.type == ADType.manufacturerData, s.data.count >= 2 else { return }
-                w.beginObject()
-                w.key("company")
-                w.int(UInt16(s.data[0]) | UInt16(s.data[1]) << 8)
-                w.key("data")
-                w.hex(UnsafeRawBufferPointer(rebasing: s.data.dropFirst(2)))
-                w.endObject()
-            }
-            w.endArray()
-        }
-        if hasServiceData {
-            w.key("service_data")
-            w.beginArray()
-            AdvertisingData.forEach(in: bytes) { s in
-                guard let size = ADType.uuidSize(s.type), s.type >= ADType.serviceData16, s.data.count >= size else {
-                    return
-                }
-                var r = ByteReader(s.data)
-                guard let uuid = try? BluetoothUUID(reading: &r, size: size) else { return }
-                w.beginObject()
-                w.key("uuid")
-                Self.uuid(uuid, &w)
-                w.key("data")
-                w.hex(r.unread)
-                w.endObject()
-            }
-            w.endArray()
-        }
-        if hasUUIDs {
-            w.key("uuids")
-            w.beginArray()
-            for uuid in AdvertisingData(Array(bytes)).serviceUUIDs { Self.uuid(uuid, &w) }
-            w.endArray()
-        }
-        if let txPower {
-            w.key("tx_power")
-            w.int(txPower)
+            w.hex(data)
         }
     }
 }

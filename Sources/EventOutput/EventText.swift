@@ -4,8 +4,9 @@ import ByteReading
 import CaptureModel
 import JSON
 
-/// Writes events for people, in the spirit of btmon: one header line per event with frame, time,
-/// direction and type, then indented details.
+/// Writes events for people, in the spirit of btmon: one header line per event with frame, time
+/// (as `--time` says), direction and type, then indented details. Everything that
+/// comes from the capture is escaped: no control byte reaches the terminal.
 public struct EventText {
     /// How the time column counts.
     public enum TimeMode: String, Sendable, CaseIterable {
@@ -60,13 +61,23 @@ public struct EventText {
         return String(repeating: " ", count: max(0, 12 - text.count)) + text
     }
 
-    private func name(_ uuid: BluetoothUUID) -> String {
+    static func name(_ uuid: BluetoothUUID) -> String {
         AssignedNames.uuid(uuid).map { "\($0) (\(uuid))" } ?? uuid.description
     }
 
-    private func hex4(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+    static func hex4(_ value: UInt16) -> String { HCINames.hex(UInt64(value), 4) }
+
+    /// `label hex` for up to 16 bytes; longer, `label (N bytes)` and the bytes in btmon's 16-byte rows.
+    static func hexLines(
+        _ label: String, _ bytes: [UInt8], suffix: String = "", indent: String = "", _ d: inout [String]
+    ) {
+        let head = indent + label + (label.isEmpty || bytes.isEmpty ? "" : " ")
+        guard bytes.count > 16 else {
+            d.append(head + Hex.encode(bytes) + suffix)
+            return
+        }
+        d.append(head + "(\(bytes.count) bytes)" + suffix)
+        for row in PrintableText.hexRows(bytes) { d.append(indent + "  " + row) }
     }
 
     private func describe(_ event: Event, _ d: inout [String]) -> (String, String) {
@@ -76,54 +87,17 @@ public struct EventText {
             if let rssi = a.rssi { summary += " rssi \(rssi)" }
             if let channel = a.channel { summary += " ch \(channel)" }
             if a.truncated { summary += " truncated" }
-            adDetails(a.data, &d)
+            a.data.bytes.withUnsafeBytes { Self.adDetails($0, &d) }
             return ("recv", summary)
         case .connect(let c):
-            var summary = "conn \(c.connection) \(c.address) (\(c.addressType.name))"
-            if let role = c.role { summary += " as \(role)" }
-            if c.status != 0 { summary += " failed: \(HCINames.error(c.status))" }
-            d.append("interval \(Double(c.interval) * 1.25) ms, latency \(c.latency), timeout \(Int(c.supervisionTimeout) * 10) ms")
-            if let initiator = c.initiator { d.append("central \(initiator)") }
-            return ("recv", summary)
+            return ("recv", connect(c, &d))
         case .disconnect(let x):
-            return ("recv", "conn \(x.connection)\(x.address.map { " \($0)" } ?? "") reason: \(HCINames.error(x.reason))")
+            return ("recv", "conn \(x.connection)\(x.address.map { " \($0)" } ?? "") reason: \(HCINames.errorLabel(x.reason))")
         case .att(let a):
-            var summary = "\(a.op) conn \(a.connection)"
-            if let mtu = a.exchangedMTU {
-                summary += a.opcode == ATTOpcode.exchangeMTURequest ? " client mtu \(mtu)" : " server mtu \(mtu)"
-            }
-            if a.channel != L2CAPChannel.attribute { summary += " \(a.bearer.name) cid \(hex4(a.channel))" }
-            if let handle = a.handle {
-                summary += " handle \(hex4(handle))"
-                if let attribute = a.attribute {
-                    summary += " \(name(attribute.uuid))"
-                    var from = "uuid from \(attribute.source.rawValue)"
-                    if a.localServer { from += ", on our own GATT server" }
-                    if let frame = attribute.frame { from += " (frame \(frame))" }
-                    if let service = attribute.service { d.append("service \(name(service))") }
-                    if let characteristic = attribute.characteristic { d.append("characteristic \(name(characteristic))") }
-                    d.append(from)
-                } else {
-                    summary += " (unknown)"
-                }
-            }
-            if let range = a.range { summary += " handles \(hex4(range.lowerBound))–\(hex4(range.upperBound))" }
-            if let type = a.attributeType { d.append("type \(name(type))") }
-            if let code = a.errorCode, let request = a.requestOpcode {
-                d.append("\(ATTOpcode.name(request)) failed: \(ATTErrorNames.name(code))")
-            }
-            if let offset = a.offset { d.append("offset \(offset)") }
-            if let frame = a.requestFrame { d.append("answers frame \(frame)") }
-            for entry in a.discovered ?? [] {
-                var line = "\(hex4(entry.handle)) \(name(entry.uuid))"
-                if let other = entry.endOrValueHandle { line += entry.properties == nil ? " to \(hex4(other))" : " value \(hex4(other))" }
-                d.append(line)
-            }
-            if let value = a.value { d.append("value \(Hex.encode(value))\(a.partial ? " (part)" : "")\(printable(value))") }
-            return ("\(a.direction.name)", summary)
+            return ("\(a.direction.name)", attribute(a, &d))
         case .mtu(let m):
             var summary = "conn \(m.connection) mtu \(m.mtu)"
-            if m.channel != L2CAPChannel.attribute { summary += " \(m.bearer.name) cid \(hex4(m.channel))" }
+            if m.channel != L2CAPChannel.attribute { summary += " \(m.bearer.name) cid \(Self.hex4(m.channel))" }
             return ("", summary)
         case .smp(let s):
             var summary = "\(s.op) conn \(s.connection)"
@@ -132,76 +106,65 @@ public struct EventText {
             if let reason = s.reason { summary += " reason \(SMP.failure(reason))" }
             return ("\(s.direction.name)", summary)
         case .connectionUpdate(let u):
+            if u.status != 0 { return ("recv", "conn \(u.connection) failed: \(HCINames.errorLabel(u.status))") }
             return ("recv", "conn \(u.connection) interval \(Double(u.interval) * 1.25) ms, latency \(u.latency), timeout \(Int(u.supervisionTimeout) * 10) ms")
         case .dataLength(let x):
             return ("recv", "conn \(x.connection) tx \(x.maxTxOctets) rx \(x.maxRxOctets) octets")
         case .phy(let p):
-            return ("recv", "conn \(p.connection) tx phy \(p.txPHY) rx phy \(p.rxPHY)")
+            if p.status != 0 { return ("recv", "conn \(p.connection) failed: \(HCINames.errorLabel(p.status))") }
+            return ("recv", "conn \(p.connection) tx \(HCINames.phy(p.txPHY)) rx \(HCINames.phy(p.rxPHY))")
         case .encryption(let e):
-            return ("recv", "conn \(e.connection) \(e.status == 0 ? (e.enabled ? "on" : "off") : "failed: \(HCINames.error(e.status))")")
+            return ("recv", "conn \(e.connection) \(e.status == 0 ? (e.enabled ? "on" : "off") : "failed: \(HCINames.errorLabel(e.status))")")
         case .signal(let s):
             if let parameters = EventL2CAPText.parameters(s.command) { d.append(parameters) }
-            d.append("data \(Hex.encode(s.data))")
+            Self.hexLines("data", s.data, &d)
             return ("\(s.direction.name)", "\(SignalingPacket.name(s.code)) conn \(s.connection) id \(s.identifier)")
         case .l2cap(let l):
-            d.append("data \(Hex.encode(l.data))")
-            var summary = "conn \(l.connection) cid \(hex4(l.channel))"
+            Self.hexLines("data", l.data, &d)
+            var summary = "conn \(l.connection) cid \(Self.hex4(l.channel))"
             if let psm = l.psm { summary += " " + EventL2CAPText.psm(psm) }
             summary += " \(l.data.count) bytes\(l.sdu ? " (sdu)" : "")"
             return ("\(l.direction.name)", summary)
         case .hci(let h):
-            if h.kind == .command {
-                if !h.parameters.isEmpty { d.append(Hex.encode(h.parameters)) }
-                return ("sent", HCINames.command(h.code))
-            }
-            var summary = h.subevent.map(HCINames.leSubevent) ?? HCINames.event(UInt8(truncatingIfNeeded: h.code))
-            if let opcode = h.commandOpcode { summary += ": \(HCINames.command(opcode))" }
-            if let status = h.status, status != 0 { summary += " (\(HCINames.error(status)))" }
-            return ("recv", summary)
+            return (h.kind == .command ? "sent" : "recv", HCIText.describe(h, &d))
         case .linkLayer(let l):
-            if !l.data.isEmpty { d.append("data \(Hex.encode(l.data))") }
+            if !l.data.isEmpty { Self.hexLines("data", l.data, &d) }
             return ("\(l.direction.name)", l.op + (l.connection.map { " conn \($0)" } ?? "") + (l.address.map { " \($0)" } ?? ""))
-        case .note(let text):
-            return ("", text)
+        case .note(let note):
+            return ("", Self.note(note, &d))
         case .diagnostic(let x):
-            return ("", "\(x.id): \(x.reason)")
+            return ("", "\(x.id): \(PrintableText.escape(x.reason))")
         }
     }
 
-    /// The value as text too, when it is printable ASCII.
-    private func printable(_ value: [UInt8]) -> String {
-        guard value.count >= 2, value.allSatisfy({ (0x20...0x7E).contains($0) }) else { return "" }
-        return " \"\(String(decoding: value, as: UTF8.self))\""
+    /// A connection; a failed one says why, and shows no address, role or interval it never had.
+    private func connect(_ c: Connect, _ d: inout [String]) -> String {
+        guard c.status == 0 else {
+            var summary = "failed: \(HCINames.errorLabel(c.status))"
+            if c.address.value != 0 { summary += " peer \(c.address) (\(c.addressType.name))" }
+            return summary
+        }
+        var summary = "conn \(c.connection) \(c.address) (\(c.addressType.name))"
+        if let role = c.role { summary += " as \(role)" }
+        d.append("interval \(Double(c.interval) * 1.25) ms, latency \(c.latency), timeout \(Int(c.supervisionTimeout) * 10) ms")
+        if let initiator = c.initiator { d.append("central \(initiator)") }
+        return summary
     }
 
-    private func adDetails(_ data: AdvertisingData, _ d: inout [String]) {
-        let error = data.forEach { s in
-            var text: String
-            switch s.type {
-            case ADType.flags: text = "flags \(Hex.encode(s.data))"
-            case ADType.completeName, ADType.shortenedName:
-                text = "name \"\(String(decoding: s.data, as: UTF8.self))\"\(s.type == ADType.shortenedName ? " (short)" : "")"
-            case ADType.txPower where s.data.count == 1: text = "tx power \(Int8(bitPattern: s.data[0])) dBm"
-            case ADType.manufacturerData where s.data.count >= 2:
-                let company = UInt16(s.data[0]) | UInt16(s.data[1]) << 8
-                text = "company \(hex4(company))\(AssignedNames.company(company).map { " (\($0))" } ?? "") "
-                    + Hex.encode(s.data.dropFirst(2))
-            case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
-                let size = ADType.uuidSize(s.type) ?? 2
-                var r = ByteReader(s.data)
-                if let uuid = try? BluetoothUUID(reading: &r, size: size) {
-                    text = "service data \(name(uuid)) \(Hex.encode(r.unread))"
-                } else {
-                    text = "service data (short) \(Hex.encode(s.data))"
-                }
-            case ADType.incomplete16...ADType.complete128:
-                text = "uuids " + AdvertisingData([UInt8(s.data.count + 1), s.type] + Array(s.data)).serviceUUIDs
-                    .map { name($0) }.joined(separator: ", ")
-            default:
-                text = "ad 0x\(String(s.type, radix: 16)) \(Hex.encode(s.data))"
-            }
-            d.append(text)
+    /// User logging as btmon shows it, `= ident: message`; other notes as their text, or their bytes.
+    static func note(_ note: Note, _ d: inout [String]) -> String {
+        if let priority = note.priority {
+            d.append("priority \(priority)\(Note.priorityName(priority).map { " (\($0))" } ?? "")")
         }
-        if let error { d.append("malformed: \(error)") }
+        let kind = note.sourceName.map { "\($0)" }
+        if let text = note.text {
+            if let ident = note.ident { return "= \(PrintableText.escape(ident)): \(PrintableText.escape(text))" }
+            return PrintableText.escape(text)
+        }
+        let bytes = note.data ?? []
+        let label = (note.ident.map { "= \(PrintableText.escape($0)): " } ?? "") + (kind ?? "data")
+        guard bytes.count > 16 else { return "\(label) \(Hex.encode(bytes))" }
+        for row in PrintableText.hexRows(bytes) { d.append(row) }
+        return "\(label) (\(bytes.count) bytes)"
     }
 }

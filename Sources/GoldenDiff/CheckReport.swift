@@ -14,6 +14,9 @@ public struct CheckReport: Sendable {
         let style = text.style
         for result in check.results {
             switch result.outcome {
+            case .compared where result.isUnexpectedlyEmpty:
+                let colour = check.strict ? style.red : style.yellow
+                lines.append(label("empty", colour) + "\(result.capture) (\(Self.emptyHint(result)))")
             case .compared(let report) where !report.hasDifferences && report.problems.isEmpty:
                 lines.append(label("ok", style.green) + "\(result.capture) (\(readings(report.expectedCount)))")
             case .compared(let report):
@@ -27,6 +30,8 @@ public struct CheckReport: Sendable {
                         + "\(result.capture) (`bluetape golden update \(result.capture)` writes \(result.golden))")
             case .unreadable(let message):
                 lines.append(label("unreadable", style.red) + Self.naming(result.capture, message))
+            case .badSetting(let message):
+                lines.append(label("bad setting", style.red) + Self.naming(result.capture, message))
             }
         }
         for golden in check.obsoleteGoldens {
@@ -46,27 +51,44 @@ public struct CheckReport: Sendable {
         if summary.brokenGoldens > 0 {
             parts.append(plural(summary.brokenGoldens, "golden with broken lines", "goldens with broken lines"))
         }
+        if summary.badSettings > 0 { parts.append("\(summary.badSettings) with a bad setting") }
         if summary.withoutGolden > 0 { parts.append("\(summary.withoutGolden) without golden") }
+        if summary.emptyGoldens > 0 { parts.append(plural(summary.emptyGoldens, "empty golden", "empty goldens")) }
         if summary.obsoleteGoldens > 0 {
             parts.append(plural(summary.obsoleteGoldens, "obsolete golden", "obsolete goldens"))
         }
         var line = "checked \(plural(summary.captures, "capture", "captures")): " + parts.joined(separator: ", ")
-        if check.strict, summary.withoutGolden + summary.obsoleteGoldens > 0 {
-            line += " (strict: missing and obsolete goldens fail the check)"
+        if check.strict, summary.withoutGolden + summary.obsoleteGoldens + summary.emptyGoldens > 0 {
+            line += " (strict: missing, obsolete and empty goldens fail the check)"
+        } else if check.strict, summary.captures == 0 {
+            line += " (strict: a check of nothing fails)"
         }
         return text.style.bold(line)
     }
 
-    /// What goes to stderr: unreadable inputs and lines that are not readings, one per line.
+    /// What goes to stderr: unreadable inputs, wrong settings and lines that are not readings, one per line.
     public func diagnostics(_ check: GoldenCheck) -> [String] {
         check.results.flatMap { result -> [String] in
             switch result.outcome {
             case .compared(let report):
                 text.problems(report, expected: result.golden, actual: result.capture + " (decoded)")
-            case .unreadable(let message): [Self.naming(result.capture, message)]
+            case .unreadable(let message), .badSetting(let message): [Self.naming(result.capture, message)]
             case .noGolden: []
             }
         }
+    }
+
+    /// Why an empty golden is reported, and the golden.json entry that accepts it.
+    static func emptyHint(_ result: GoldenCheck.Result) -> String {
+        "no readings, and its golden holds none, so nothing is checked; " + allowEmptyHint(result.capture)
+    }
+
+    /// `if that is meant, say so in captures/golden.json: "captures": {"idle.btsnoop": {"allow_empty": true}}`.
+    static func allowEmptyHint(_ capture: String) -> String {
+        let slash = capture.lastIndex(of: "/")
+        let name = slash.map { String(capture[capture.index(after: $0)...]) } ?? capture
+        let config = slash.map { String(capture[...$0]) + GoldenConfig.fileName } ?? GoldenConfig.fileName
+        return "if that is meant, say so in \(config): " + #""captures": {""# + name + #"": {"allow_empty": true}}"#
     }
 
     private func label(_ name: String, _ colour: (String) -> String) -> String {
@@ -90,6 +112,7 @@ public struct CheckReport: Sendable {
             ("captures", summary.captures), ("ok", summary.passed), ("differing", summary.differing),
             ("unreadable", summary.unreadable), ("broken_goldens", summary.brokenGoldens),
             ("without_golden", summary.withoutGolden), ("obsolete_goldens", summary.obsoleteGoldens),
+            ("empty_goldens", summary.emptyGoldens), ("bad_settings", summary.badSettings),
         ] {
             w.key(escaping: name)
             w.int(value)
@@ -108,13 +131,20 @@ public struct CheckReport: Sendable {
             w.key("status")
             switch result.outcome {
             case .compared(let report):
-                w.string(report.hasDifferences || !report.problems.isEmpty ? "differs" : "ok")
+                let status =
+                    report.hasDifferences || !report.problems.isEmpty
+                    ? "differs" : result.isUnexpectedlyEmpty ? "empty_golden" : "ok"
+                w.string(status)
                 w.key("report")
                 JSONReport.write(report, expected: result.golden, actual: result.capture, to: &w)
             case .noGolden:
                 w.string("no_golden")
             case .unreadable(let message):
                 w.string("unreadable")
+                w.key("error")
+                w.string(message)
+            case .badSetting(let message):
+                w.string("bad_setting")
                 w.key("error")
                 w.string(message)
             }

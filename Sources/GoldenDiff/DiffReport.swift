@@ -45,13 +45,18 @@ public struct DiffCounts: Sendable, Equatable {
 }
 
 public struct DecoderCounts: Sendable, Equatable {
-    public var decoder: String
+    /// nil for readings with `"decoder": null`.
+    public var decoder: String?
     public var counts: DiffCounts
+
+    /// The decoder as a report shows it.
+    public var name: String { decoder ?? ReadingKey.noDecoder }
 }
 
 /// What pairs a reading with its counterpart, as shown to a person.
 public struct ReadingKey: Sendable, Hashable, CustomStringConvertible {
-    public var decoder: String
+    /// nil for a reading with `"decoder": null` (what no decoder took, `bluetape decode --all`).
+    public var decoder: String?
     public var address: String?
     /// The frame (with sequence alignment: the expected side's frame, or the actual's when absent there).
     public var frame: Int64?
@@ -59,15 +64,36 @@ public struct ReadingKey: Sendable, Hashable, CustomStringConvertible {
     /// 1-based position among the readings of this address and decoder (sequence alignment only).
     public var sequence: Int?
 
-    /// `frame 12 envsensor C2:6B:30:F9:0E:C7 index 1`, or `envsensor C2:6B:30:F9:0E:C7 #3` by sequence.
+    /// `frame 12 acme.pump C2:6B:30:F9:0E:C7 index 1`, or `acme.pump C2:6B:30:F9:0E:C7 #3` by sequence.
     public var description: String {
         var parts: [String] = []
         if sequence == nil, let frame { parts.append("frame \(frame)") }
-        parts.append(decoder)
-        if let address { parts.append(address) }
+        parts.append(decoder.map(Self.printable) ?? Self.noDecoder)
+        if let address { parts.append(Self.printable(address)) }
         if let sequence { parts.append("#\(sequence)") }
         if let index { parts.append("index \(index)") }
         return parts.joined(separator: " ")
+    }
+
+    /// How a reading with `"decoder": null` is named in reports.
+    public static let noDecoder = "(no decoder)"
+
+    /// Text from a line as a terminal can show it: control characters written as escapes.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }
 
@@ -134,13 +160,13 @@ public struct LineProblem: Sendable, Equatable {
 }
 
 extension DiffEntry {
-    /// The decoder the entry counts under (nil for unchanged runs).
-    public var decoder: String? {
+    /// The key of the reading the entry is about (nil for unchanged runs).
+    public var key: ReadingKey? {
         switch self {
         case .unchanged: nil
-        case .changed(let change): change.key.decoder
-        case .added(let reading), .missing(let reading): reading.key.decoder
-        case .duplicateKey(let duplicate): duplicate.key.decoder
+        case .changed(let change): change.key
+        case .added(let reading), .missing(let reading): reading.key
+        case .duplicateKey(let duplicate): duplicate.key
         }
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 import JSON
 
 /// One value that differs between the expected and the actual reading.
@@ -92,6 +98,8 @@ struct FieldComparison {
 
     enum Closeness: Comparable { case same, withinTolerance, different }
 
+    /// How close two values are. Objects are compared key by key in any order, strings scalar by
+    /// scalar (`é` and `e` + combining accent differ, as they do in the bytes of a golden).
     static func closeness(_ a: JSONValue, _ b: JSONValue, tolerance: Double) -> Closeness {
         switch (a, b) {
         case (.number(let x), .number(let y)):
@@ -104,26 +112,54 @@ struct FieldComparison {
                 if worst == .different { break }
             }
             return worst
+        case (.object(let xs), .object(let ys)):
+            guard xs.count == ys.count else { return .different }
+            var worst = Closeness.same
+            for (key, x) in xs.entries {
+                guard let y = ys[key] else { return .different }
+                worst = max(worst, closeness(x, y, tolerance: tolerance))
+                if worst == .different { break }
+            }
+            return worst
+        case (.string(let x), .string(let y)):
+            return sameScalars(x, y) ? .same : .different
         default:
             return a == b ? .same : .different
         }
     }
 
-    /// Numbers are compared by value (`1` and `1.0` are the same); integers exactly, others as
-    /// doubles with a few units in the last place of slack, so that a tolerance of 0.01 accepts
+    /// Byte for byte in UTF-8, which is scalar by scalar (String's == also takes canonically
+    /// equivalent spellings as equal).
+    static func sameScalars(_ x: String, _ y: String) -> Bool {
+        var x = x
+        var y = y
+        return x.withUTF8 { a in
+            y.withUTF8 { b in
+                a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
+    }
+
+    /// Numbers are the same when they are the same decimal value, however written (`25`, `25.0`,
+    /// `2.5e1`), exactly: never through a Double, which would make 9007199254740993 equal to
+    /// 9007199254740992. Within a tolerance, integers are compared exactly and others as doubles
+    /// with a few units in the last place of slack, so that a tolerance of 0.01 accepts
     /// 23.45 → 23.46 (which differ by 0.010000000000001563 as doubles).
     static func numbers(_ x: String, _ y: String, tolerance: Double) -> Closeness {
         if x == y { return .same }
-        if let i = Int64(x), let j = Int64(y) {
-            let (difference, overflow) = i.subtractingReportingOverflow(j)
-            if !overflow {
-                if difference == 0 { return .same }
-                return Double(difference.magnitude) <= tolerance ? .withinTolerance : .different
-            }
+        let a = Double(x)
+        let b = Double(y)
+        // Equal values round to equal doubles: only equal doubles need the exact decimals.
+        if a == nil || b == nil || a == b {
+            guard let exactX = ExactNumber(x), let exactY = ExactNumber(y) else { return .different }
+            if exactX == exactY { return .same }
         }
-        guard let a = Double(x), let b = Double(y) else { return .different }
-        if a == b { return .same }
         guard tolerance > 0 else { return .different }
+        if let i = Int64(x) ?? ExactNumber(x)?.int64, let j = Int64(y) ?? ExactNumber(y)?.int64 {
+            let (difference, overflow) = i.subtractingReportingOverflow(j)
+            if !overflow { return Double(difference.magnitude) <= tolerance ? .withinTolerance : .different }
+        }
+        guard let a, let b, a.isFinite, b.isFinite else { return .different }
         let slack = 4 * max(abs(a), abs(b)).ulp
         return abs(a - b) <= tolerance + slack ? .withinTolerance : .different
     }

@@ -6,10 +6,23 @@ import Darwin
 
 import FileAccess
 
-/// An input or output problem with a file, worded for the person running the command.
+/// An input or output problem with a file, or a wrong setting, worded for the person running the command.
 public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public var kind: Kind
+
+    public enum Kind: Sendable, Equatable {
+        /// A file that cannot be read or written, or is not what it should be (exit code 3).
+        case input
+        /// A setting that is wrong: a bad golden.json value, an unknown decode option value (exit code 2).
+        case setting
+    }
+
+    public init(_ message: String, kind: Kind = .input) {
+        self.message = message
+        self.kind = kind
+    }
+
     public var description: String { message }
 }
 
@@ -32,6 +45,27 @@ public enum Files {
         } catch {
             throw GoldenError("\(path): cannot write: \(error.reason)")
         }
+    }
+
+    /// `path` from the root, with `.` and `..` taken away as written (the path need not exist):
+    /// what a message names when a relative path led nowhere.
+    public static func absolute(_ path: String) -> String {
+        var full = path
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            guard getcwd(&buffer, buffer.count) != nil else { return path }
+            let nul = buffer.firstIndex(of: 0) ?? buffer.endIndex
+            full = String(decoding: buffer[..<nul].map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
+        }
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     public static func exists(_ path: String) -> Bool {

@@ -10,6 +10,11 @@ public struct GitHubAnnotations: Sendable {
         var lines: [String] = []
         for result in check.results {
             switch result.outcome {
+            case .compared where result.isUnexpectedlyEmpty:
+                lines.append(
+                    Self.command(
+                        check.strict ? "error" : "warning", file: result.golden, line: nil,
+                        "empty golden: \(CheckReport.emptyHint(result))"))
             case .compared(let report):
                 lines += annotations(report, golden: result.golden, capture: result.capture)
             case .noGolden:
@@ -17,7 +22,7 @@ public struct GitHubAnnotations: Sendable {
                     Self.command(
                         check.strict ? "error" : "warning", file: result.capture, line: nil,
                         "no golden file: `bluetape golden update \(result.capture)` writes \(result.golden)"))
-            case .unreadable(let message):
+            case .unreadable(let message), .badSetting(let message):
                 lines.append(
                     Self.command("error", file: result.capture, line: nil, CheckReport.naming(result.capture, message)))
             }

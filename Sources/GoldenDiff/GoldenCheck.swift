@@ -7,6 +7,15 @@ public struct GoldenCheck: Sendable, Equatable {
         public var capture: String
         public var golden: String
         public var outcome: Outcome
+        /// golden.json allows this capture to decode to no readings.
+        public var allowEmpty = false
+
+        /// The golden holds no readings, the capture gives none, and golden.json does not say that
+        /// is meant: a check that passes on nothing (it fails under `--strict`).
+        public var isUnexpectedlyEmpty: Bool {
+            guard case .compared(let report) = outcome, !allowEmpty else { return false }
+            return report.expectedCount == 0 && report.actualCount == 0 && report.problems.isEmpty
+        }
     }
 
     public enum Outcome: Sendable, Equatable {
@@ -14,11 +23,14 @@ public struct GoldenCheck: Sendable, Equatable {
         case noGolden
         /// The capture could not be decoded, or its golden not read.
         case unreadable(String)
+        /// A setting for it is wrong (a golden.json decode option the decoder refuses).
+        case badSetting(String)
     }
 
     public var results: [Result]
     public var obsoleteGoldens: [String]
-    /// Whether captures without a golden and goldens without a capture fail the check.
+    /// Whether captures without a golden, goldens without a capture and empty goldens (unless
+    /// allowed) fail the check.
     public var strict: Bool
 
     /// Checks every member of `suite`. Settings come from each capture's golden.json with
@@ -29,7 +41,9 @@ public struct GoldenCheck: Sendable, Equatable {
         decode: @escaping CaptureDecoder
     ) -> GoldenCheck {
         let results = Parallel.map(suite.members, width: jobs, cost: { Files.size($0.capture) ?? 0 }) { member in
-            Result(capture: member.capture, golden: member.golden, outcome: check(member, overrides, decode))
+            Result(
+                capture: member.capture, golden: member.golden, outcome: check(member, overrides, decode),
+                allowEmpty: member.allowEmpty)
         }
         return GoldenCheck(results: results, obsoleteGoldens: suite.obsoleteGoldens, strict: strict)
     }
@@ -46,7 +60,7 @@ public struct GoldenCheck: Sendable, Equatable {
                 ReadingsDiff.compare(
                     expected: ReadingLines(expected), actual: ReadingLines(actual), settings: config.settings))
         } catch {
-            return .unreadable(error.message)
+            return error.kind == .setting ? .badSetting(error.message) : .unreadable(error.message)
         }
     }
 
@@ -60,6 +74,9 @@ public struct GoldenCheck: Sendable, Equatable {
         public var brokenGoldens = 0
         public var withoutGolden = 0
         public var obsoleteGoldens = 0
+        /// Captures that give no readings against an empty golden, without golden.json allowing it.
+        public var emptyGoldens = 0
+        public var badSettings = 0
     }
 
     public var summary: Summary {
@@ -69,21 +86,28 @@ public struct GoldenCheck: Sendable, Equatable {
             case .compared(let report):
                 if report.hasDifferences { summary.differing += 1 }
                 if !report.problems.isEmpty { summary.brokenGoldens += 1 }
-                if !report.hasDifferences, report.problems.isEmpty { summary.passed += 1 }
+                if result.isUnexpectedlyEmpty {
+                    summary.emptyGoldens += 1
+                } else if !report.hasDifferences, report.problems.isEmpty {
+                    summary.passed += 1
+                }
             case .noGolden: summary.withoutGolden += 1
             case .unreadable: summary.unreadable += 1
+            case .badSetting: summary.badSettings += 1
             }
         }
         return summary
     }
 
-    /// Exit status: 3 when an input could not be read, 1 for differences (and, when strict, for
-    /// missing or obsolete goldens), else 0.
+    /// Exit status: 2 when a setting is wrong, 3 when an input could not be read, 1 for differences
+    /// (and, when strict, for missing, obsolete or empty goldens, or no capture at all), else 0.
     public var exitStatus: Int32 {
         let summary = summary
+        if summary.badSettings > 0 { return 2 }
         if summary.unreadable > 0 || summary.brokenGoldens > 0 { return 3 }
         if summary.differing > 0 { return 1 }
-        if strict, summary.withoutGolden + summary.obsoleteGoldens > 0 { return 1 }
+        if strict, summary.withoutGolden + summary.obsoleteGoldens + summary.emptyGoldens > 0 { return 1 }
+        if strict, summary.captures == 0 { return 1 }
         return 0
     }
 }

@@ -9,11 +9,14 @@ import JSON
 ///   "align": "frame",
 ///   "ignore": ["ts", "rssi"],
 ///   "tolerance": {"*": 1e-6, "temperature_c": 0.05},
-///   "decode": {"envsensor_company": "0xABCD"}
+///   "decode": {"param.acme.company": "0xABCD", "layouts": ["../layouts/a.json"], "param.pin": "1234"},
+///   "captures": {"idle.btsnoop": {"allow_empty": true}}
 /// }
 /// ```
 /// Every key is optional. `tolerance` is also accepted as a plain number (for every number);
-/// `decode` values are strings (numbers and booleans are taken as written).
+/// `decode` values are strings (numbers and booleans are taken as written), and `layouts` a list
+/// of files or one string of them separated by commas. `captures` holds rules for single captures
+/// of this directory, by file name; they apply to that capture only, and are not inherited.
 public struct GoldenConfig: Sendable, Equatable {
     public static let fileName = "golden.json"
     public static let version = 1
@@ -22,8 +25,18 @@ public struct GoldenConfig: Sendable, Equatable {
     public var tolerance: Double?
     public var fieldTolerances: [String: Double] = [:]
     public var ignored: [String] = []
-    /// Passed to the capture decoder as they are (`"envsensor_company": "0xABCD"`).
+    /// Passed to the capture decoder as they are (`"param.acme.company": "0xABCD"`); a list of
+    /// layouts as one value, its files separated by commas.
     public var decodeOptions: [String: String] = [:]
+    /// Rules for single captures of the golden.json's own directory, by file name.
+    public var captures: [String: CaptureRules] = [:]
+
+    /// What golden.json says about one capture.
+    public struct CaptureRules: Sendable, Equatable {
+        /// The capture decodes to no readings on purpose: its empty golden passes `--strict`.
+        public var allowEmpty = false
+        public init(allowEmpty: Bool = false) { self.allowEmpty = allowEmpty }
+    }
 
     public init(
         alignment: Alignment? = nil, tolerance: Double? = nil, fieldTolerances: [String: Double] = [:],
@@ -43,7 +56,7 @@ public struct GoldenConfig: Sendable, Equatable {
     }
 
     /// This layer with `other` on top: its alignment and tolerances replace these, its ignores and
-    /// decode options are added.
+    /// decode options are added. Capture rules stay this layer's (they belong to one directory).
     public func overridden(by other: GoldenConfig) -> GoldenConfig {
         var merged = self
         merged.alignment = other.alignment ?? alignment
@@ -63,7 +76,9 @@ public struct GoldenConfig: Sendable, Equatable {
             return
         }
         let field = DiffSettings.normalizedName(String(argument[..<equals]))
-        guard !field.isEmpty else { throw GoldenError("--tolerance '\(argument)': the field name is missing") }
+        guard !field.isEmpty else {
+            throw GoldenError("--tolerance '\(argument)': the field name is missing", kind: .setting)
+        }
         fieldTolerances[field] = try Self.toleranceValue(
             String(argument[argument.index(after: equals)...]), for: "--tolerance \(field)")
     }
@@ -78,126 +93,16 @@ public struct GoldenConfig: Sendable, Equatable {
 
     public mutating func setAlignment(_ argument: String) throws(GoldenError) {
         guard let alignment = Alignment(rawValue: argument) else {
-            throw GoldenError(
-                "--align must be one of \(Alignment.allCases.map(\.rawValue).joined(separator: ", ")), not '\(argument)'"
-            )
+            let names = Alignment.allCases.map(\.rawValue).joined(separator: ", ")
+            throw GoldenError("--align must be one of \(names), not '\(argument)'", kind: .setting)
         }
         self.alignment = alignment
     }
 
     static func toleranceValue(_ text: String, for what: String) throws(GoldenError) -> Double {
         guard let value = Double(text), value.isFinite, value >= 0 else {
-            throw GoldenError("\(what): '\(text)' is not a tolerance (a number, 0 or more)")
+            throw GoldenError("\(what): '\(text)' is not a tolerance (a number, 0 or more)", kind: .setting)
         }
         return value
-    }
-}
-
-extension GoldenConfig {
-    /// The `golden.json` in `directory`, or nil when it has none.
-    public static func load(directory: String) throws(GoldenError) -> GoldenConfig? {
-        let path = (directory.hasSuffix("/") ? directory : directory + "/") + fileName
-        guard Files.exists(path) else { return nil }
-        return try parse(try Files.read(path), file: path)
-    }
-
-    /// Reads a `golden.json`; errors name the file and the line.
-    public static func parse(_ bytes: [UInt8], file: String) throws(GoldenError) -> GoldenConfig {
-        let document: JSONValue
-        let lines: [String: Int]
-        do {
-            (document, lines) = try JSONValue.parseWithLocations(bytes)
-        } catch {
-            throw GoldenError("\(file):\(error.line): column \(error.column): \(error.message)")
-        }
-        func fail(_ path: String, _ message: String) -> GoldenError {
-            GoldenError("\(file):\(lines[path] ?? 1): \(message)")
-        }
-        guard let object = document.object else { throw fail("$", "golden.json must hold one JSON object") }
-        var config = GoldenConfig()
-        for (key, value) in object.entries {
-            let path = "$." + key
-            switch key {
-            case "version":
-                guard value.int64 == Int64(version) else {
-                    throw fail(
-                        path, "\"version\" \(value.jsonText) is not supported (this bluetape reads version \(version))")
-                }
-            case "align":
-                guard let name = value.string, let alignment = Alignment(rawValue: name) else {
-                    throw fail(
-                        path,
-                        "\"align\" must be \(Alignment.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or "))"
-                    )
-                }
-                config.alignment = alignment
-            case "ignore":
-                guard let names = value.array?.compactMap(\.string), names.count == value.array?.count else {
-                    throw fail(path, "\"ignore\" must be a list of field names")
-                }
-                for name in names { config.addIgnored(name) }
-            case "tolerance":
-                try parseTolerance(value, into: &config) { fail($0 == nil ? path : path + "." + $0!, $1) }
-            case "decode":
-                guard let options = value.object else {
-                    throw fail(path, "\"decode\" must be an object of option names and values")
-                }
-                for (name, option) in options.entries {
-                    switch option {
-                    case .string(let text): config.decodeOptions[name] = text
-                    case .number(let text): config.decodeOptions[name] = text
-                    case .bool(let flag): config.decodeOptions[name] = flag ? "true" : "false"
-                    default:
-                        throw fail(path + "." + name, "decode option \"\(name)\" must be a string, number or boolean")
-                    }
-                }
-            default:
-                throw fail(path, "unknown key \"\(key)\" (known: version, align, ignore, tolerance, decode)")
-            }
-        }
-        config.resolveFiles(relativeTo: file)
-        return config
-    }
-
-    /// Decode options that name files (`layouts`, a comma-separated list, and `gatt`).
-    static let fileOptions = ["layouts", "gatt"]
-
-    /// Files named in the decode options are relative to the golden.json that names them, wherever
-    /// the capture being decoded is: `diff` may compare a capture from elsewhere.
-    private mutating func resolveFiles(relativeTo configFile: String) {
-        guard let slash = configFile.lastIndex(of: "/") else { return }
-        let directory = configFile[...slash]
-        for name in Self.fileOptions {
-            guard let list = decodeOptions[name] else { continue }
-            decodeOptions[name] = list.split(separator: ",").map { entry in
-                let path = entry.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
-                return path.first == "/" ? String(path) : directory + String(path)
-            }.joined(separator: ",")
-        }
-    }
-
-    private static func parseTolerance(
-        _ value: JSONValue, into config: inout GoldenConfig, _ fail: (String?, String) -> GoldenError
-    ) throws(GoldenError) {
-        func number(_ value: JSONValue, _ name: String?) throws(GoldenError) -> Double {
-            guard let number = value.double, number.isFinite, number >= 0 else {
-                throw fail(name, "a tolerance must be a number, 0 or more")
-            }
-            return number
-        }
-        if case .number = value {
-            config.tolerance = try number(value, nil)
-            return
-        }
-        guard let fields = value.object else {
-            throw fail(nil, "\"tolerance\" must be a number or an object of field names and numbers")
-        }
-        for (name, tolerance) in fields.entries {
-            if name == "*" {
-                config.tolerance = try number(tolerance, name)
-            } else {
-                config.fieldTolerances[DiffSettings.normalizedName(name)] = try number(tolerance, name)
-            }
-        }
     }
 }

@@ -1,5 +1,5 @@
 /// The captures and golden files under some paths, paired by name: the golden of
-/// `envsensor.btsnoop` is `envsensor.btsnoop.golden.jsonl` beside it.
+/// `sensor.btsnoop` is `sensor.btsnoop.golden.jsonl` beside it.
 public struct GoldenSuite: Sendable {
     /// What a capture file is called: btsnoop (Android's .log and .log.last, .cfa, .snoop), pcap,
     /// pcapng, PacketLogger, and what phones hand over (bug report zips, gzip'd logs, sysdiagnose).
@@ -15,6 +15,8 @@ public struct GoldenSuite: Sendable {
         public var hasGolden: Bool
         /// The golden.json files from the searched directory down to the capture's, layered.
         public var config: GoldenConfig
+        /// The golden.json of the capture's own directory says it may decode to no readings.
+        public var allowEmpty = false
     }
 
     public var members: [Member]
@@ -56,7 +58,11 @@ public struct GoldenSuite: Sendable {
         // otherwise be followed, branching, until the path grew too long.
         guard let id = Files.directoryID(directory), visited.insert(id).inserted else { return }
         var config = inherited
-        if let own = try GoldenConfig.load(directory: directory) { config = config.overridden(by: own) }
+        config.captures = [:]  // rules for single captures belong to their own directory's golden.json
+        if let own = try GoldenConfig.load(directory: directory) {
+            config = config.overridden(by: own)
+            config.captures = own.captures
+        }
         let names = try Files.list(directory)
         let present = Set(names)
         for name in names where !name.hasPrefix(".") {
@@ -68,7 +74,7 @@ public struct GoldenSuite: Sendable {
                 members.append(
                     Member(
                         capture: path, golden: directory + "/" + golden, hasGolden: present.contains(golden),
-                        config: config))
+                        config: config, allowEmpty: config.captures[name]?.allowEmpty ?? false))
             } else if name.hasSuffix(Self.goldenSuffix) {
                 let capture = String(name.dropLast(Self.goldenSuffix.count))
                 if !present.contains(capture) || !Self.isCapture(capture) { obsoleteGoldens.append(path) }
@@ -79,7 +85,7 @@ public struct GoldenSuite: Sendable {
     private mutating func add(file path: String) throws(GoldenError) {
         let capture = path.hasSuffix(Self.goldenSuffix) ? String(path.dropLast(Self.goldenSuffix.count)) : path
         guard Files.exists(path) || Files.exists(capture) else {
-            throw GoldenError("\(path): no such file or directory")
+            throw GoldenError("\(path): no such file or directory (looked for \(Files.absolute(path)))")
         }
         let name = capture.split(separator: "/").last.map(String.init) ?? capture
         guard Self.isCapture(name) else {
@@ -94,6 +100,9 @@ public struct GoldenSuite: Sendable {
         let directory = capture.lastIndex(of: "/").map { String(capture[..<$0]) } ?? "."
         let golden = Self.goldenPath(for: capture)
         let config = try GoldenConfig.load(directory: directory.isEmpty ? "/" : directory) ?? GoldenConfig()
-        members.append(Member(capture: capture, golden: golden, hasGolden: Files.exists(golden), config: config))
+        members.append(
+            Member(
+                capture: capture, golden: golden, hasGolden: Files.exists(golden), config: config,
+                allowEmpty: config.captures[name]?.allowEmpty ?? false))
     }
 }

@@ -7,16 +7,32 @@ public struct GoldenUpdate: Sendable, Equatable {
         public var capture: String
         public var golden: String
         public var outcome: Outcome
+        /// golden.json allows this capture to decode to no readings.
+        public var allowEmpty = false
+
+        /// Readings in the golden as it now is; nil when the update failed.
+        public var readings: Int? {
+            switch outcome {
+            case .created(let count), .unchanged(let count), .updated(_, _, let count): count
+            case .failed, .badSetting: nil
+            }
+        }
+
+        /// The capture gave no readings and golden.json does not say that is meant: its golden is
+        /// empty, and `golden check --strict` fails it.
+        public var isUnexpectedlyEmpty: Bool { readings == 0 && !allowEmpty }
     }
 
     public enum Outcome: Sendable, Equatable {
         case created(readings: Int)
         /// The golden was rewritten; `counts` compares old and new exactly (no ignores or
         /// tolerances), and `brokenLines` old lines were not readings.
-        case updated(counts: DiffCounts, brokenLines: Int)
+        case updated(counts: DiffCounts, brokenLines: Int, readings: Int)
         case unchanged(readings: Int)
         /// Nothing was written.
         case failed(String)
+        /// Nothing was written: a setting for the capture is wrong.
+        case badSetting(String)
     }
 
     public var results: [Result]
@@ -28,7 +44,9 @@ public struct GoldenUpdate: Sendable, Equatable {
         decode: @escaping CaptureDecoder
     ) -> GoldenUpdate {
         let results = Parallel.map(suite.members, width: jobs, cost: { Files.size($0.capture) ?? 0 }) { member in
-            Result(capture: member.capture, golden: member.golden, outcome: update(member, overrides, decode))
+            Result(
+                capture: member.capture, golden: member.golden, outcome: update(member, overrides, decode),
+                allowEmpty: member.allowEmpty)
         }
         return GoldenUpdate(results: results, obsoleteGoldens: suite.obsoleteGoldens)
     }
@@ -49,14 +67,17 @@ public struct GoldenUpdate: Sendable, Equatable {
                 expected: ReadingLines(old), actual: ReadingLines(new),
                 settings: DiffSettings(alignment: config.alignment ?? .frame))
             try Files.writeAtomically(new, to: member.golden)
-            return .updated(counts: report.counts, brokenLines: report.problems.count { $0.side == .expected })
+            return .updated(
+                counts: report.counts, brokenLines: report.problems.count { $0.side == .expected },
+                readings: ReadingLines(new).count)
         } catch {
-            return .failed(error.message)
+            return error.kind == .setting ? .badSetting(error.message) : .failed(error.message)
         }
     }
 
-    /// 3 when a capture could not be decoded or its golden not written, else 0.
+    /// 2 when a setting is wrong, 3 when a capture could not be decoded or its golden not written, else 0.
     public var exitStatus: Int32 {
-        results.contains { if case .failed = $0.outcome { true } else { false } } ? 3 : 0
+        if results.contains(where: { if case .badSetting = $0.outcome { true } else { false } }) { return 2 }
+        return results.contains { if case .failed = $0.outcome { true } else { false } } ? 3 : 0
     }
 }

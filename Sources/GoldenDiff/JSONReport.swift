@@ -2,11 +2,12 @@ import JSON
 
 /// Renders a `DiffReport` as one JSON object: what the text report says, for programs.
 ///
-/// `{"expected":…,"actual":…,"align":"frame","summary":{…},"decoders":{"envsensor":{…}},
+/// `{"expected":…,"actual":…,"align":"frame","summary":{…},"decoders":{"acme.pump":{…}},
 ///   "differences":[{"status":"changed","key":{…},"expected_line":2,"actual_line":2,"changes":[…]}, …],
 ///   "problems":[{"file":…,"line":3,"message":…}]}`
 ///
-/// A value absent on one side of a change is left out rather than written as null.
+/// A value absent on one side of a change is left out rather than written as null. Readings with
+/// `"decoder": null` count under `"(no decoder)"` in `decoders`, and have a null decoder in their keys.
 public enum JSONReport {
     public static func render(_ report: DiffReport, expected: String, actual: String) -> [UInt8] {
         var writer = JSONWriter(capacity: 4096)
@@ -35,7 +36,7 @@ public enum JSONReport {
         w.key("decoders")
         w.beginObject()
         for decoder in report.decoders {
-            w.key(escaping: decoder.decoder)
+            w.key(escaping: decoder.name)
             writeCounts(decoder.counts, to: &w)
         }
         w.endObject()
@@ -152,7 +153,7 @@ public enum JSONReport {
             w.int(frame)
         }
         w.key("decoder")
-        w.string(key.decoder)
+        if let decoder = key.decoder { w.string(decoder) } else { w.null() }
         if let address = key.address {
             w.key("addr")
             w.string(address)

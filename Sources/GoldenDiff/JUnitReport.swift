@@ -1,8 +1,9 @@
 /// Renders a `GoldenCheck` as JUnit XML: one test suite per capture, one test case per decoder in
 /// it (`testsuites > testsuite > testcase > failure`), the shape CI test reporters read.
 ///
-/// A capture that cannot be read is an `error`; a capture without golden, or a golden without
-/// capture, is a `failure` under strict checking and `skipped` otherwise.
+/// A capture that cannot be read (or has a wrong setting) is an `error`; a capture without golden,
+/// a golden without capture, or an empty golden golden.json does not allow, is a `failure` under
+/// strict checking and `skipped` otherwise.
 public enum JUnitReport {
     public static func render(_ check: GoldenCheck) -> String {
         var suites: [JUnitXML.Suite] = []
@@ -10,14 +11,19 @@ public enum JUnitReport {
         for result in check.results {
             var suite = JUnitXML.Suite(name: result.capture)
             switch result.outcome {
+            case .compared where result.isUnexpectedlyEmpty:
+                var testCase = JUnitXML.Case(name: "readings", classname: result.capture)
+                let message = "empty golden: " + CheckReport.emptyHint(result)
+                if check.strict { testCase.failure = (message, "") } else { testCase.skipped = message }
+                suite.cases.append(testCase)
             case .compared(let report):
                 for decoder in report.decoders {
                     let counts = decoder.counts
-                    var testCase = JUnitXML.Case(name: decoder.decoder, classname: result.capture)
+                    var testCase = JUnitXML.Case(name: decoder.name, classname: result.capture)
                     if counts.differences > 0 {
                         testCase.failure = (
                             message: differenceSummary(counts),
-                            body: text.entries(report, decoder: decoder.decoder).joined(separator: "\n")
+                            body: text.entries(report, of: decoder.decoder).joined(separator: "\n")
                         )
                     }
                     suite.cases.append(testCase)
@@ -37,7 +43,7 @@ public enum JUnitReport {
                 let message = "no golden file \(result.golden)"
                 if check.strict { testCase.failure = (message, "") } else { testCase.skipped = message }
                 suite.cases.append(testCase)
-            case .unreadable(let message):
+            case .unreadable(let message), .badSetting(let message):
                 var testCase = JUnitXML.Case(name: "decode", classname: result.capture)
                 testCase.error = (CheckReport.naming(result.capture, message), "")
                 suite.cases.append(testCase)

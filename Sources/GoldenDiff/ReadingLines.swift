@@ -60,7 +60,8 @@ public struct ReadingLines: Sendable {
         var spans: [LineSpan] = []
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            var start = 0
+            // A byte order mark, as some editors save UTF-8 with, is not part of the first line.
+            var start = Self.byteOrderMarkLength(buffer)
             var number = 1
             while start < buffer.count {
                 let newline = memchr(base + start, 0x0A, buffer.count - start)
@@ -74,6 +75,11 @@ public struct ReadingLines: Sendable {
             }
         }
         return spans
+    }
+
+    /// 3 when the text starts with the UTF-8 byte order mark, else 0.
+    static func byteOrderMarkLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
     }
 
     private static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {

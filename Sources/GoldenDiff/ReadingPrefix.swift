@@ -1,38 +1,55 @@
-/// The members of a reading line that align it (`frame`, `decoder`, `addr`, `index`), found by
-/// scanning the line's first bytes. Readings are written with these members before `fields` or
-/// `error`, so the scan stops there and never looks at the values being compared.
+/// The members of a reading line that place it (`frame`, `decoder`, `addr`, `index`), found by
+/// scanning the line's bytes without building any value: the fast path for the lines the tool
+/// writes, and for most that other JSON tools write (any key order or spacing).
+///
+/// The scan only ever recognises a line or declines it; it never turns one down. It declines
+/// whatever it cannot read with certainty (a frame written `12.0`, a key with an escape, a key
+/// member given twice, a line that does not look like one JSON object), and the caller then asks
+/// `ReadingCheck`, which decides. On a line both accept, both find the same members (the
+/// `golden-diff` fuzz target checks this).
 struct ReadingPrefix {
     var frame: Int64?
-    /// Byte ranges of the string contents (between the quotes) in the text's buffer.
+    /// Byte range of the decoder's string contents (between the quotes); nil for `"decoder": null`.
     var decoder: Range<Int>?
     var address: Range<Int>?
     var index: Int64?
     /// Whether `decoder` or `address` hold escapes and must be unescaped to be read.
     var escaped = false
 
-    /// Scans line `i` of `lines`; nil when the line does not start like a JSON object.
-    static func scan(_ lines: ReadingLines, _ i: Int) -> ReadingPrefix? {
+    /// How much of a line a caller needs.
+    enum Depth {
+        /// The frame only (when lines are put in frame order).
+        case frame
+        /// The decoder, and the frame when pairing by frame (when lines are identical on both sides).
+        case decoder(requireFrame: Bool)
+        /// Every key member: the whole top level is read, since `index` may come after `fields`.
+        case key(requireFrame: Bool)
+    }
+
+    /// Scans line `i` of `lines`; nil when the scan cannot say for certain.
+    static func scan(_ lines: ReadingLines, _ i: Int, _ depth: Depth) -> ReadingPrefix? {
         let span = lines.spans[i]
         return lines.bytes.withUnsafeBufferPointer { buffer in
             var scanner = PrefixScanner(buffer: buffer, index: span.start, end: span.end)
-            return scanner.scan()
+            return scanner.scan(depth)
         }
     }
 
-    /// The frame of line `i`, read directly when the line starts `{"frame":` (as canonical lines do).
+    /// The frame of line `i`, read directly when the line starts `{"frame":` and a plain integer
+    /// (as the tool writes it); nil when there is none.
     static func frame(_ lines: ReadingLines, _ i: Int) -> Int64? {
         let span = lines.spans[i]
-        let quick: Int64?? = lines.bytes.withUnsafeBufferPointer { buffer in
+        let quick: Int64? = lines.bytes.withUnsafeBufferPointer { buffer in
             let head: StaticString = "{\"frame\":"
             let length = head.utf8CodeUnitCount
-            guard span.end - span.start > length,
-                head.withUTF8Buffer({ bytesEqual(buffer, span.start, $0) })
+            guard span.end - span.start > length, head.withUTF8Buffer({ bytesEqual(buffer, span.start, $0) })
             else { return nil }
             var scanner = PrefixScanner(buffer: buffer, index: span.start + length, end: span.end)
-            return .some(scanner.integer())
+            return scanner.integer()
         }
         if let quick { return quick }
-        return scan(lines, i)?.frame
+        if let prefix = scan(lines, i, .frame) { return prefix.frame }
+        return try? ReadingCheck.check(lines.line(i), requireFrame: true).get().head.frame
     }
 }
 
@@ -49,60 +66,108 @@ private struct PrefixScanner {
     var index: Int
     let end: Int
 
-    mutating func scan() -> ReadingPrefix? {
+    private struct Seen: OptionSet {
+        let rawValue: UInt8
+        static let frame = Seen(rawValue: 1)
+        static let decoder = Seen(rawValue: 2)
+        static let address = Seen(rawValue: 4)
+        static let index = Seen(rawValue: 8)
+    }
+
+    mutating func scan(_ depth: ReadingPrefix.Depth) -> ReadingPrefix? {
+        let required: Seen
+        let whole: Bool
+        switch depth {
+        case .frame: (required, whole) = (.frame, false)
+        case .decoder(let requireFrame): (required, whole) = (requireFrame ? [.frame, .decoder] : .decoder, false)
+        case .key(let requireFrame): (required, whole) = (requireFrame ? [.frame, .decoder] : .decoder, true)
+        }
         var prefix = ReadingPrefix()
+        var seen: Seen = []
         skipSpace()
         guard take(UInt8(ascii: "{")) else { return nil }
         skipSpace()
-        if take(UInt8(ascii: "}")) { return prefix }
+        if take(UInt8(ascii: "}")) { return nil }  // no members: not a reading, said by the check
         while true {
-            skipSpace()
-            guard let key = string() else { return nil }
+            guard let key = string(), !key.escaped else { return nil }
             skipSpace()
             guard take(UInt8(ascii: ":")) else { return nil }
             skipSpace()
             let member = name(key.range)
+            if let member {
+                guard !seen.contains(member) else { return nil }
+                seen.insert(member)
+            }
             switch member {
-            case .frame, .index:
-                let number = integer()
-                if number == nil, !skipValue() { return nil }
-                if member == .frame { prefix.frame = number } else { prefix.index = number }
-            case .decoder, .address:
-                guard let value = string() else { return nil }
-                if member == .decoder { prefix.decoder = value.range } else { prefix.address = value.range }
-                prefix.escaped = prefix.escaped || value.escaped
-            case .valuesFollow:
-                return prefix
-            case .other:
+            case Seen.frame?:
+                guard let number = integer() else { return nil }
+                prefix.frame = number
+            case Seen.index?:
+                if !null() {
+                    guard let number = integer() else { return nil }
+                    prefix.index = number
+                }
+            case Seen.decoder?, Seen.address?:
+                var range: Range<Int>?
+                if !null() {
+                    guard let value = string() else { return nil }
+                    range = value.range
+                    prefix.escaped = prefix.escaped || value.escaped
+                }
+                if member == .decoder { prefix.decoder = range } else { prefix.address = range }
+            default:
                 guard skipValue() else { return nil }
             }
+            // Members later in the line cannot change those found: the check refuses a key given twice.
+            if !whole, seen.isSuperset(of: required) { return prefix }
             skipSpace()
-            if take(UInt8(ascii: ",")) { continue }
-            return take(UInt8(ascii: "}")) ? prefix : nil
+            if take(UInt8(ascii: ",")) {
+                skipSpace()
+                continue
+            }
+            guard take(UInt8(ascii: "}")) else { return nil }
+            skipSpace()
+            return index == end && seen.isSuperset(of: required) ? prefix : nil
         }
     }
 
-    private enum Name { case frame, decoder, address, index, valuesFollow, other }
-
-    private func name(_ range: Range<Int>) -> Name {
+    private func name(_ range: Range<Int>) -> Seen? {
         func equals(_ word: StaticString) -> Bool {
             word.utf8CodeUnitCount == range.count && word.withUTF8Buffer { bytesEqual(buffer, range.lowerBound, $0) }
         }
-        if equals("frame") { return .frame }
-        if equals("decoder") { return .decoder }
-        if equals("addr") { return .address }
-        if equals("index") { return .index }
-        if equals("fields") || equals("error") { return .valuesFollow }
-        return .other
+        switch range.count {
+        case 5: return equals("frame") ? .frame : equals("index") ? .index : nil
+        case 7: return equals("decoder") ? .decoder : nil
+        case 4: return equals("addr") ? .address : nil
+        default: return nil
+        }
     }
 
+    /// JSON whitespace (a line holds no line feed).
     mutating func skipSpace() {
-        while index < end, buffer[index] == 0x20 || buffer[index] == 0x09 { index += 1 }
+        while index < end, buffer[index] == 0x20 || buffer[index] == 0x09 || buffer[index] == 0x0D { index += 1 }
     }
 
     mutating func take(_ byte: UInt8) -> Bool {
         guard index < end, buffer[index] == byte else { return false }
         index += 1
+        return true
+    }
+
+    private func endsValue(_ at: Int) -> Bool {
+        guard at < end else { return true }
+        switch buffer[at] {
+        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0D: return true
+        default: return false
+        }
+    }
+
+    /// The literal `null`.
+    mutating func null() -> Bool {
+        let word: StaticString = "null"
+        guard word.withUTF8Buffer({ bytesEqual(buffer, index, $0) }), index + 4 <= end, endsValue(index + 4)
+        else { return false }
+        index += 4
         return true
     }
 
@@ -126,8 +191,8 @@ private struct PrefixScanner {
         return nil
     }
 
-    /// An integer value, stopping where the value ends; nil (and the value left unread) when it is
-    /// not a plain integer.
+    /// A plain integer (`-12`, no fraction or exponent) within 64 bits, stopping where the value
+    /// ends; nil (and the value left unread) for anything else.
     mutating func integer() -> Int64? {
         let start = index
         var negative = false
@@ -145,10 +210,7 @@ private struct PrefixScanner {
             digits += 1
             index += 1
         }
-        let ended =
-            index == end || buffer[index] == UInt8(ascii: ",") || buffer[index] == UInt8(ascii: "}")
-            || buffer[index] == 0x20
-        guard digits > 0, ended else {
+        guard digits > 0, endsValue(index) else {
             index = start
             return nil
         }
@@ -182,13 +244,13 @@ private struct PrefixScanner {
             return false
         default:
             let start = index
-            while index < end {
-                switch buffer[index] {
-                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09: return index > start
-                default: index += 1
-                }
-            }
-            return false
+            while index < end, !endsValue(index) { index += 1 }
+            return index > start && index < end
         }
     }
+}
+
+extension ReadingLines {
+    /// The bytes of reading `i`.
+    func line(_ i: Int) -> ArraySlice<UInt8> { bytes[spans[i].start..<spans[i].end] }
 }

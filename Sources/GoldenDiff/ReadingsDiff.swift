@@ -110,11 +110,16 @@ struct DiffRun {
         var key: AlignKey
         var decoder: Int
         var frame: Int64?
-        /// Where the address is in the line, for showing it.
-        var address: Range<Int>?
-        var escaped: Bool
+        /// The address, for showing it.
+        var address: Address?
         var index: Int64?
         var sequence: Int?
+    }
+
+    /// An address where the scan found it in the line, or as the full check read it.
+    private enum Address {
+        case range(Range<Int>, escaped: Bool)
+        case text(String)
     }
 
     /// What pairs two readings: frame or position in sequence, decoder, address, index. All numbers,
@@ -150,33 +155,48 @@ struct DiffRun {
         }
     }
 
+    private var requiresFrame: Bool { settings.alignment == .frame }
+
     private mutating func items(_ side: Side, _ numbers: [Int]) -> [Item] {
         let lines = side == .expected ? expected : actual
         var items: [Item] = []
         items.reserveCapacity(numbers.count)
         var sequences: [SequenceGroup: Int] = [:]
         for number in numbers {
-            guard let prefix = ReadingPrefix.scan(lines, number), let decoderRange = prefix.decoder,
-                settings.alignment == .sequence || prefix.frame != nil
-            else {
-                problem(side, number)
-                continue
+            var item: Item
+            if let prefix = ReadingPrefix.scan(lines, number, .key(requireFrame: requiresFrame)) {
+                let decoder = decoders.number(lines, prefix.decoder, escaped: prefix.escaped)
+                var address = -1
+                if settings.alignsByAddress, let range = prefix.address {
+                    address = addresses.number(lines, range, escaped: prefix.escaped)
+                }
+                item = Item(
+                    line: number, key: AlignKey(position: 0, decoder: decoder, address: address, index: .min),
+                    decoder: decoder, frame: prefix.frame,
+                    address: prefix.address.map { .range($0, escaped: prefix.escaped) }, index: prefix.index)
+            } else {
+                // Not a line the scan can read for certain: the full check reads it, or says why it is no reading.
+                switch ReadingCheck.check(lines.line(number), requireFrame: requiresFrame) {
+                case .failure(let problem):
+                    report(side, number, problem)
+                    continue
+                case .success(let reading):
+                    let head = reading.head
+                    let decoder = decoders.number(head.decoder)
+                    var address = -1
+                    if settings.alignsByAddress, let text = head.address { address = addresses.number(text) }
+                    item = Item(
+                        line: number, key: AlignKey(position: 0, decoder: decoder, address: address, index: .min),
+                        decoder: decoder, frame: head.frame, address: head.address.map { .text($0) },
+                        index: head.index)
+                }
             }
-            let decoder = decoders.number(lines, decoderRange, escaped: prefix.escaped)
-            var address = -1
-            if settings.alignsByAddress, let range = prefix.address {
-                address = addresses.number(lines, range, escaped: prefix.escaped)
-            }
-            var item = Item(
-                line: number, key: AlignKey(position: 0, decoder: decoder, address: address, index: .min),
-                decoder: decoder, frame: prefix.frame, address: prefix.address, escaped: prefix.escaped,
-                index: prefix.index)
             switch settings.alignment {
             case .frame:
-                item.key.position = prefix.frame!
-                item.key.index = prefix.index ?? .min
+                item.key.position = item.frame!
+                item.key.index = item.index ?? .min
             case .sequence:
-                let group = SequenceGroup(decoder: decoder, address: address)
+                let group = SequenceGroup(decoder: item.decoder, address: item.key.address)
                 let count = sequences[group, default: 0] + 1
                 sequences[group] = count
                 item.key.position = Int64(count)
@@ -189,10 +209,15 @@ struct DiffRun {
 
     private func key(_ item: Item, _ side: Side) -> ReadingKey {
         let lines = side == .expected ? expected : actual
+        let address: String? =
+            switch item.address {
+            case .range(let range, let escaped)?: lines.string(range, escaped: escaped)
+            case .text(let text)?: text
+            case nil: nil
+            }
         return ReadingKey(
-            decoder: decoders.names[item.decoder],
-            address: item.address.map { lines.string($0, escaped: item.escaped) },
-            frame: item.frame, index: settings.alignment == .frame ? item.index : nil, sequence: item.sequence)
+            decoder: decoders.names[item.decoder], address: address, frame: item.frame,
+            index: settings.alignment == .frame ? item.index : nil, sequence: item.sequence)
     }
 
     private mutating func pair(_ left: Item, _ right: Item) {
@@ -237,47 +262,44 @@ struct DiffRun {
 
     // MARK: Lines
 
-    /// Identical lines on both sides: unchanged, counted under the decoder named in their prefix.
+    /// Identical lines on both sides: unchanged, counted under the decoder the line names.
     private mutating func identical(_ left: Int, _ right: Int) {
-        guard let prefix = ReadingPrefix.scan(expected, left), let decoderRange = prefix.decoder,
-            settings.alignment == .sequence || prefix.frame != nil
-        else {
-            problem(.expected, left)
-            problem(.actual, right)
+        if let prefix = ReadingPrefix.scan(expected, left, .decoder(requireFrame: requiresFrame)) {
+            let decoder = decoders.number(expected, prefix.decoder, escaped: prefix.escaped)
+            builder.unchanged(decoder: decoder, expectedLine: expected.lineNumber(left))
             return
         }
-        let decoder = decoders.number(expected, decoderRange, escaped: prefix.escaped)
-        builder.unchanged(decoder: decoder, expectedLine: expected.lineNumber(left))
+        switch ReadingCheck.check(expected.line(left), requireFrame: requiresFrame) {
+        case .success(let reading):
+            builder.unchanged(decoder: decoders.number(reading.head.decoder), expectedLine: expected.lineNumber(left))
+        case .failure(let problem):
+            report(.expected, left, problem)
+            report(.actual, right, problem)
+        }
     }
 
+    /// The reading on `line`, whole; nil (and the line reported) when it is not one.
     private mutating func parse(_ side: Side, _ line: Int) -> JSONObject? {
         let lines = side == .expected ? expected : actual
-        let span = lines.spans[line]
-        guard case .object(let object)? = try? JSONValue.parse(lines.bytes[span.start..<span.end]) else {
-            problem(side, line)
+        switch ReadingCheck.check(lines.line(line), requireFrame: requiresFrame) {
+        case .success(let reading): return reading.object
+        case .failure(let problem):
+            report(side, line, problem)
             return nil
         }
-        return object
     }
 
-    /// Records why line `line` is not a reading, parsing it to say where it is broken.
+    /// Records why `line` is not a reading, in the words of the check that found it.
     private mutating func problem(_ side: Side, _ line: Int) {
         let lines = side == .expected ? expected : actual
-        let span = lines.spans[line]
-        let message: String
-        do {
-            let value = try JSONValue.parse(lines.bytes[span.start..<span.end])
-            if value.object == nil {
-                message = "not a reading: \(value.typeName) where an object is expected"
-            } else if value["frame"]?.int64 == nil {
-                message = "not a reading: it has no whole-number \"frame\""
-            } else {
-                message = "not a reading: it has no \"decoder\""
-            }
-        } catch {
-            message = "not a reading: column \(error.column): \(error.message)"
+        if case .failure(let problem) = ReadingCheck.check(lines.line(line), requireFrame: requiresFrame) {
+            report(side, line, problem)
         }
-        builder.problem(LineProblem(side: side, line: lines.lineNumber(line), message: message))
+    }
+
+    private mutating func report(_ side: Side, _ line: Int, _ problem: NotAReading) {
+        let lines = side == .expected ? expected : actual
+        builder.problem(LineProblem(side: side, line: lines.lineNumber(line), message: problem.message))
     }
 }
 

@@ -72,6 +72,7 @@ public enum ReadingsSource {
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return false }
         var chunk = [UInt8](repeating: 0, count: 4096)
+        var first = true
         while true {
             var failure: SystemError?
             let count = chunk.withUnsafeMutableBytes { raw -> Int in
@@ -84,7 +85,14 @@ public enum ReadingsSource {
             }
             if let failure { throw GoldenError("\(path): \(failure.reason)") }
             if count == 0 { return true }
-            if let first = chunk[0..<count].first(where: { !isBlank($0) }) { return first == UInt8(ascii: "{") }
+            // A byte order mark before the first line (some editors write one) is skipped.
+            let start =
+                first
+                ? chunk.withUnsafeBufferPointer {
+                    ReadingLines.byteOrderMarkLength(UnsafeBufferPointer(rebasing: $0[0..<count]))
+                } : 0
+            first = false
+            if let byte = chunk[start..<count].first(where: { !isBlank($0) }) { return byte == UInt8(ascii: "{") }
         }
     }
 

@@ -61,16 +61,18 @@ struct ReportBuilder {
 
     /// The finished report; `names` gives each decoder number its name.
     mutating func report(
-        alignment: Alignment, expectedCount: Int, actualCount: Int, names: [String]
+        alignment: Alignment, expectedCount: Int, actualCount: Int, names: [String?]
     ) -> DiffReport {
         flushUnchanged()
-        var byName: [String: DiffCounts] = [:]
+        var byName: [String?: DiffCounts] = [:]
         var total = DiffCounts()
         for (number, counts) in counts.enumerated() {
             byName[names[number], default: DiffCounts()] += counts
             total += counts
         }
-        let decoders = byName.sorted { $0.key < $1.key }.map { DecoderCounts(decoder: $0.key, counts: $0.value) }
+        // By name, and readings no decoder took last.
+        let decoders = byName.sorted { ($0.key == nil ? 1 : 0, $0.key ?? "") < ($1.key == nil ? 1 : 0, $1.key ?? "") }
+            .map { DecoderCounts(decoder: $0.key, counts: $0.value) }
         return DiffReport(
             alignment: alignment, expectedCount: expectedCount, actualCount: actualCount, counts: total,
             decoders: decoders, entries: entries,

@@ -52,8 +52,10 @@ public struct TextReport: Sendable {
             ("missing", { $0.missing }),
         ]
         if report.counts.duplicateKeys > 0 { columns.append(("duplicate keys", { $0.duplicateKeys })) }
-        let nameWidth = max(report.decoders.map(\.decoder.count).max() ?? 0, "decoder".count)
-        let rows = report.decoders.map { decoder in (decoder.decoder, columns.map { String($0.1(decoder.counts)) }) }
+        let nameWidth = max(report.decoders.map(\.name.count).max() ?? 0, "decoder".count)
+        let rows = report.decoders.map { decoder in
+            (ReadingKey.printable(decoder.name), columns.map { String($0.1(decoder.counts)) })
+        }
         let widths = columns.indices.map { column in
             max(columns[column].0.count, rows.map { $0.1[column].count }.max() ?? 0)
         }
@@ -67,13 +69,16 @@ public struct TextReport: Sendable {
         return lines
     }
 
-    /// The differing readings in order. Given a decoder, only its readings, without the counts of
-    /// unchanged ones between them (those runs mix decoders).
-    public func entries(_ report: DiffReport, decoder: String? = nil) -> [String] {
-        let selected = report.entries.filter { entry in
-            if case .unchanged = entry { return decoder == nil }
-            return decoder == nil || entry.decoder == decoder
-        }
+    /// The differing readings in order, with the counts of unchanged ones between them.
+    public func entries(_ report: DiffReport) -> [String] { entries(report, report.entries) }
+
+    /// Only the differing readings of one decoder (nil: those with `"decoder": null`), without the
+    /// counts of unchanged ones between them (those runs mix decoders).
+    public func entries(_ report: DiffReport, of decoder: String?) -> [String] {
+        entries(report, report.entries.filter { $0.key.map { $0.decoder == decoder } ?? false })
+    }
+
+    private func entries(_ report: DiffReport, _ selected: [DiffEntry]) -> [String] {
         let differences = selected.count { if case .unchanged = $0 { false } else { true } }
         var lines: [String] = []
         var shown = 0

@@ -190,6 +190,27 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    /// Writes `"name` + `suffix":` (`"interval_ms":`): a key made of two literals, neither needing escaping.
+    @inlinable
+    public mutating func key(_ name: StaticString, suffix: StaticString) {
+        let first = name.utf8CodeUnitCount
+        let second = suffix.utf8CodeUnitCount
+        reserve(first + second + 4)
+        var p = base + used
+        if needsComma {
+            p.pointee = UInt8(ascii: ",")
+            p += 1
+        }
+        p.pointee = UInt8(ascii: "\"")
+        Self.copy(name, to: p + 1)
+        Self.copy(suffix, to: p + 1 + first)
+        p += first + second + 1
+        p[0] = UInt8(ascii: "\"")
+        p[1] = UInt8(ascii: ":")
+        used = p + 2 - base
+        needsComma = false
+    }
+
     /// Writes a key that comes from data (decoder field names), escaped. (A separate name, so that
     /// a literal key always takes the faster `key(_: StaticString)`.)
     @inlinable

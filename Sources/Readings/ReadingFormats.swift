@@ -67,16 +67,16 @@ public enum ReadingText {
         line += String(repeating: " ", count: max(1, 8 - line.count))
         line += (reading.address?.description ?? "-") + "  " + (reading.decoder ?? "(no decoder)")
         switch reading.match {
-        case .company(let company): line += " [company 0x\(String(company, radix: 16))]"
+        case .company(let company): line += " [company \(AssignedNames.companyText(company))]"
         case .serviceData(let uuid): line += " [service data \(uuid)]"
         case .characteristic(let uuid): line += " [\(reading.source) \(uuid?.description ?? "unknown handle")]"
         }
         if let index = reading.index { line += " #\(index)" }
         switch reading.outcome {
         case .fields(let fields):
-            for field in fields.entries { line += "  \(field.name)=\(text(field.value))" }
+            for field in fields.entries { line += "  \(field.name)=\(PrintableText.escape(text(field.value)))" }
         case .error(let error):
-            line += "  error: \(error)"
+            line += "  error: \(PrintableText.escape(error.description))"
         case .undecoded(let bytes):
             line += "  \(Hex.encode(bytes))"
         }
@@ -103,7 +103,7 @@ public enum ReadingCSV {
         ts.timestamp(micros: reading.timestamp)
         let match: String
         switch reading.match {
-        case .company(let company): match = "company 0x\(String(company, radix: 16))"
+        case .company(let company): match = "company \(AssignedNames.companyText(company))"
         case .serviceData(let uuid): match = uuid.description
         case .characteristic(let uuid): match = uuid?.description ?? ""
         }
@@ -118,7 +118,7 @@ public enum ReadingCSV {
         }
         switch reading.outcome {
         case .fields(let fields):
-            for field in fields.entries { row(field.name, ReadingText.text(field.value)) }
+            for field in fields.entries { row(field.name, PrintableText.escape(ReadingText.text(field.value))) }
             if let repeats = reading.repeats, repeats > 1 { row("repeats", String(repeats)) }
         case .error(let error): row("error", error.description)
         case .undecoded(let bytes): row("data", Hex.encode(bytes))

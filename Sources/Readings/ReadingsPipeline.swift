@@ -82,23 +82,21 @@ public final class ReadingsPipeline {
     private func advertisement(_ adv: Advertisement, _ event: Event) {
         var context: PayloadContext?
         adv.data.bytes.withUnsafeBytes { bytes in
-            _ = AdvertisingData.forEach(in: bytes) { s in
+            for s in AdvertisingData.structures(in: bytes) {
                 let key: MatchKey
                 let match: Reading.Match
                 let payload: UnsafeRawBufferPointer
-                if s.type == ADType.manufacturerData, s.data.count >= 2 {
-                    let company = UInt16(s.data[0]) | UInt16(s.data[1]) << 8
+                switch s.kind {
+                case .manufacturerData(let company, let data):
                     key = .company(company)
                     match = .company(company)
-                    payload = UnsafeRawBufferPointer(rebasing: s.data.dropFirst(2))
-                } else if let size = ADType.uuidSize(s.type), s.type >= ADType.serviceData16, s.data.count >= size {
-                    var r = ByteReader(s.data)
-                    guard let uuid = try? BluetoothUUID(reading: &r, size: size) else { return }
+                    payload = data
+                case .serviceData(let uuid, let data):
                     key = .serviceData(uuid)
                     match = .serviceData(uuid)
-                    payload = r.unread
-                } else {
-                    return
+                    payload = data
+                default:
+                    continue
                 }
                 if context == nil {
                     context = PayloadContext(

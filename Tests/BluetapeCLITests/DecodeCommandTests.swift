@@ -8,6 +8,8 @@ func readingLines(_ text: String) throws -> [JSONValue] {
 }
 
 struct DecodeCommandTests {
+    static let companyFFFF = "Bluetooth SIG Specification Reserved Default Vendor ID for Remote Devices Without Device ID Service Record."
+
     static let shipped = ["envsensor", "combustion", "arduino-temperature", "sig-heart-thermometer"]
 
     @Test(arguments: shipped)
@@ -65,10 +67,13 @@ struct DecodeCommandTests {
         let (_, csv, _) = runTool(["decode", "--format", "csv", "--decoder", "envsensor", path])
         let rows = csv.split(separator: "\n")
         #expect(rows.first == "frame,ts,addr,decoder,source,match,index,field,value")
-        #expect(rows.dropFirst().first == "2,1748772000.000719,C2:6B:30:F9:0E:C7,envsensor,adv,company 0xffff,,nonce,4660")
+        // A company prints one way everywhere: its code in four digits, then its name from the
+        // assigned numbers (company_ids.json names 0xFFFF after its Device ID use).
+        let company = "company 0xffff (\(Self.companyFFFF))"
+        #expect(rows.dropFirst().first == "2,1748772000.000719,C2:6B:30:F9:0E:C7,envsensor,adv,\(company),,nonce,4660")
         let (_, text, _) = runTool(["decode", "--format", "text", "--decoder", "envsensor", path])
         let first = text.split(separator: "\n").first.map(String.init) ?? ""
-        #expect(first.hasPrefix("#2      C2:6B:30:F9:0E:C7  envsensor [company 0xffff]  nonce=4660"))
+        #expect(first.hasPrefix("#2      C2:6B:30:F9:0E:C7  envsensor [\(company)]  nonce=4660"))
         #expect(first.hasSuffix("(×5)"))
     }
 

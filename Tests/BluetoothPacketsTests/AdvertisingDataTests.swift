@@ -73,3 +73,64 @@ struct AdvertisingDataTests {
         #expect(ADType.uuidSize(ADType.manufacturerData) == nil)
     }
 }
+
+/// The typed reading of each AD structure (Core Specification Supplement, Part A, §1) that the event
+/// outputs and the readings share.
+struct ADStructureTests {
+    /// Each structure's kind in words, as the tests compare them.
+    func kinds(_ bytes: [UInt8]) -> [String] {
+        bytes.withUnsafeBytes { raw in
+            AdvertisingData.structures(in: raw).map { s -> String in
+                switch s.kind {
+                case .flags(let flags): "flags \(flags)"
+                case .uuids(let list, let complete): "uuids \(list.map(\.description)) complete \(complete)"
+                case .localName(let name, let complete): "name \(String(decoding: name, as: UTF8.self)) complete \(complete)"
+                case .txPower(let power): "tx \(power)"
+                case .serviceData(let uuid, let data): "service \(uuid) \(Hex.encode(data))"
+                case .manufacturerData(let company, let data): "company \(company) \(Hex.encode(data))"
+                case .appearance(let value): "appearance \(value)"
+                case .other: "other \(s.type)"
+                }
+            }
+        }
+    }
+
+    @Test func `every kind the outputs lift`() {
+        // btmon's frame 3101 (tshark-and-btmon.md §6): flags 0x06, complete 16-bit list 0xfeaa, service
+        // data for 0xfeaa; then a name, TX power −8, Appearance 0x0341 and Apple manufacturer data.
+        let data = hex(
+            """
+            02 01 06 03 03 aa fe 17 16 aa fe 00 ee 25 89 24 26 0b 05 94 b7 fc f0 4e 33 a7 27 58 5b 00 00
+            04 08 45 6e 76 02 0a f8 03 19 41 03 05 ff 4c 00 12 02
+            """)
+        #expect(
+            kinds(data) == [
+                "flags 6", "uuids [\"feaa\"] complete true",
+                "service feaa 00ee258924260b0594b7fcf04e33a727585b0000", "name Env complete false", "tx -8",
+                "appearance 833", "company 76 1202",
+            ])
+    }
+
+    @Test func `structures too short for their type are other, and keep their bytes`() {
+        // Manufacturer data with one byte, a 16-bit list with one byte, service data with one byte, a
+        // TX power of two bytes, an empty Flags.
+        #expect(
+            kinds(hex("02 FF 4C 02 03 11 02 16 1A 03 0A 01 02 01 01")) == [
+                "other 255", "other 3", "other 22", "other 10", "other 1",
+            ])
+    }
+
+    @Test func `a name's trailing NULs are not part of it`() {
+        #expect(kinds(hex("05 09 45 6E 76 00")) == ["name Env complete true"])
+        #expect(AdvertisingData(hex("06 09 45 6E 76 00 00")).localName == "Env")
+    }
+
+    @Test func `a list's trailing bytes too few for a UUID are left out`() {
+        #expect(kinds(hex("04 02 0D 18 0F")) == ["uuids [\"180d\"] complete false"])
+    }
+
+    @Test func `the flags have their words`() {
+        let words = ADFlags.bits.filter { 0x1A & (1 << $0.bit) != 0 }.map { "\($0.word)" }
+        #expect(words == ["le_general_discoverable", "le_br_edr_controller", "le_br_edr_host"])
+    }
+}

@@ -75,7 +75,7 @@ struct BluetoothUUIDTests {
         #expect(AssignedNames.uuid(BluetoothUUID(0x2A37)) == "Heart Rate Measurement")
         #expect(AssignedNames.uuid(try #require(BluetoothUUID(Self.nordicUART))) == "Nordic UART Service")
         #expect(AssignedNames.uuid(BluetoothUUID(0xABCD)) == nil)
-        #expect(AssignedNames.company(0x004C) == "Apple")
+        #expect(AssignedNames.company(0x004C) == "Apple, Inc.")
     }
 }
 

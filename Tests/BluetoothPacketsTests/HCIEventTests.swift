@@ -98,8 +98,9 @@ struct HCIEventTests {
             #expect(event.handle == 64)
             #expect(event.reason == 0x08)
         }
-        #expect(HCINames.error(0x08) == "connection timeout")
-        #expect(HCINames.error(0x13) == "remote user terminated connection")
+        // Vol 1, Part F, §1.3 (btmon prints the same words).
+        #expect(HCINames.error(0x08) == "Connection Timeout")
+        #expect(HCINames.error(0x13) == "Remote User Terminated Connection")
     }
 
     @Test func `a short Disconnection Complete is truncated at the reason`() {

@@ -29,7 +29,7 @@ struct EventJSONTests {
             ))
         #expect(
             lines(trace) == [
-                #"{"frame":1,"ts":1710495001.151075,"type":"adv","addr":"C2:6B:30:F9:0E:C7","addr_type":"random","rssi":-63,"pdu":"adv_nonconn_ind","ad":[{"type":1,"data":"04"},{"type":255,"data":"ffff0100000034a20f0b0d04c36ed80e71e0"},{"type":10,"data":"04"}],"mfr":[{"company":65535,"data":"0100000034a20f0b0d04c36ed80e71e0"}],"tx_power":4}"#
+                #"{"frame":1,"ts":1710495001.151075,"type":"adv","addr":"C2:6B:30:F9:0E:C7","addr_type":"random","rssi":-63,"pdu":"adv_nonconn_ind","ad":[{"type":1,"data":"04"},{"type":255,"data":"ffff0100000034a20f0b0d04c36ed80e71e0"},{"type":10,"data":"04"}],"mfr":[{"company":65535,"data":"0100000034a20f0b0d04c36ed80e71e0"}],"tx_power":4,"flags":["br_edr_not_supported"]}"#
             ])
     }
 
@@ -39,7 +39,7 @@ struct EventJSONTests {
             0x02, hex("01 00 00 C1 3F 2B 7D 1A 00 14 02 01 06 05 03 0D 18 0F 18 05 16 1A 18 1B 07 04 08 45 6E 76 AF"))
         #expect(
             lines(trace) == [
-                #"{"frame":1,"ts":1710495001.151075,"type":"adv","addr":"00:1A:7D:2B:3F:C1","addr_type":"public","rssi":-81,"pdu":"adv_ind","ad":[{"type":1,"data":"06"},{"type":3,"data":"0d180f18"},{"type":22,"data":"1a181b07"},{"type":8,"data":"456e76"}],"name":"Env","service_data":[{"uuid":"181a","data":"1b07"}],"uuids":["180d","180f"]}"#
+                #"{"frame":1,"ts":1710495001.151075,"type":"adv","addr":"00:1A:7D:2B:3F:C1","addr_type":"public","rssi":-81,"pdu":"adv_ind","ad":[{"type":1,"data":"06"},{"type":3,"data":"0d180f18"},{"type":22,"data":"1a181b07"},{"type":8,"data":"456e76"}],"name":"Env","service_data":[{"uuid":"181a","data":"1b07"}],"uuids":["180d","180f"],"flags":["le_general_discoverable","br_edr_not_supported"]}"#
             ])
     }
 
@@ -86,7 +86,7 @@ struct EventJSONTests {
         #expect(
             lines(trace) == [
                 #"{"frame":1,"ts":1710495001.151075,"type":"connect","conn":64,"addr":"00:1A:7D:1A:FD:C9","addr_type":"public","role":"central","interval_ms":30,"latency":0,"timeout_ms":5000}"#,
-                #"{"frame":2,"ts":1710495001.152075,"type":"disconnect","conn":64,"addr":"00:1A:7D:1A:FD:C9","reason":8,"reason_name":"connection timeout"}"#,
+                #"{"frame":2,"ts":1710495001.152075,"type":"disconnect","conn":64,"addr":"00:1A:7D:1A:FD:C9","reason":8,"reason_name":"Connection Timeout"}"#,
             ])
     }
 
@@ -96,12 +96,12 @@ struct EventJSONTests {
         trace.leMeta(
             0x0A,
             hex("00 41 00 01 00 33 82 2E 7D 1A 00" + String(repeating: " 00", count: 12) + " 06 00 00 00 F4 01 01"))
-        // Status 0x3E: connection failed to be established.
+        // Status 0x3E: connection failed to be established; the other fields mean nothing then.
         trace.leMeta(0x01, hex("3E 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"))
         #expect(
             lines(trace) == [
                 #"{"frame":1,"ts":1710495001.151075,"type":"connect","conn":65,"addr":"00:1A:7D:2E:82:33","addr_type":"public","role":"peripheral","interval_ms":7.5,"latency":0,"timeout_ms":5000}"#,
-                #"{"frame":2,"ts":1710495001.152075,"type":"connect","conn":0,"addr":"00:00:00:00:00:00","addr_type":"public","role":"central","interval_ms":0,"latency":0,"timeout_ms":0,"status":62,"status_name":"connection failed to be established"}"#,
+                #"{"frame":2,"ts":1710495001.152075,"type":"connect","status":62,"status_name":"Connection Failed to be Established / Synchronization Timeout"}"#,
             ])
     }
 
@@ -134,7 +134,7 @@ struct EventJSONTests {
         #expect(
             Array(all.dropFirst()) == [
                 #"{"frame":2,"ts":1710495001.152075,"type":"att","conn":64,"addr":"00:1A:7D:1A:FD:C9","dir":"sent","opcode":8,"op":"read_by_type_req","start_handle":12,"end_handle":15,"attribute_type":"2803"}"#,
-                #"{"frame":3,"ts":1710495001.153075,"type":"att","conn":64,"addr":"00:1A:7D:1A:FD:C9","dir":"recv","opcode":9,"op":"read_by_type_rsp","request_frame":2,"discovered":[{"handle":13,"uuid":"2a37","value_handle":14,"properties":16}]}"#,
+                #"{"frame":3,"ts":1710495001.153075,"type":"att","conn":64,"addr":"00:1A:7D:1A:FD:C9","dir":"recv","opcode":9,"op":"read_by_type_rsp","request_frame":2,"discovered":[{"handle":13,"uuid":"2a37","value_handle":14,"properties":16,"property_names":["notify"]}]}"#,
                 #"{"frame":4,"ts":1710495001.154075,"type":"att","conn":64,"addr":"00:1A:7D:1A:FD:C9","dir":"recv","opcode":27,"op":"notify","handle":14,"uuid":"2a37","uuid_from":"discovery","uuid_frame":3,"value":"0652"}"#,
                 #"{"frame":5,"ts":1710495001.155075,"type":"att","conn":64,"addr":"00:1A:7D:1A:FD:C9","dir":"recv","opcode":27,"op":"notify","handle":48,"uuid":null,"value":"ff"}"#,
             ])
@@ -159,7 +159,7 @@ struct EventJSONTests {
         #expect(
             Array(lines(trace, options: options).dropFirst()) == [
                 #"{"frame":2,"ts":1710495001.152075,"type":"att","conn":64,"addr":"00:1A:7D:1A:FD:C9","dir":"sent","opcode":82,"op":"write_cmd","handle":18,"uuid":"6e400002-b5a3-f393-e0a9-e50e24dcca9e","service":"6e400001-b5a3-f393-e0a9-e50e24dcca9e","uuid_from":"map","value":"6869"}"#,
-                #"{"frame":3,"ts":1710495001.153075,"type":"att","conn":64,"addr":"00:1A:7D:1A:FD:C9","dir":"sent","opcode":18,"op":"write_req","handle":19,"uuid":"2902","service":"6e400001-b5a3-f393-e0a9-e50e24dcca9e","characteristic":"6e400002-b5a3-f393-e0a9-e50e24dcca9e","uuid_from":"map","value":"0100"}"#,
+                #"{"frame":3,"ts":1710495001.153075,"type":"att","conn":64,"addr":"00:1A:7D:1A:FD:C9","dir":"sent","opcode":18,"op":"write_req","handle":19,"uuid":"2902","service":"6e400001-b5a3-f393-e0a9-e50e24dcca9e","characteristic":"6e400002-b5a3-f393-e0a9-e50e24dcca9e","uuid_from":"map","value":"0100","cccd":["notify"]}"#,
                 #"{"frame":4,"ts":1710495001.154075,"type":"att","conn":64,"addr":"00:1A:7D:1A:FD:C9","dir":"recv","opcode":19,"op":"write_rsp","handle":19,"uuid":"2902","service":"6e400001-b5a3-f393-e0a9-e50e24dcca9e","characteristic":"6e400002-b5a3-f393-e0a9-e50e24dcca9e","uuid_from":"map","request_frame":3}"#,
             ])
     }
@@ -260,9 +260,9 @@ struct EventJSONTests {
         trace.event(0x13, hex("01 40 00 01 00"))  // Number Of Completed Packets
         #expect(
             lines(trace) == [
-                #"{"frame":1,"ts":1710495001.151075,"type":"hci","kind":"command","opcode":8204,"name":"LE Set Scan Enable","data":"0100"}"#,
-                #"{"frame":2,"ts":1710495001.152075,"type":"hci","kind":"event","code":14,"name":"Command Complete","command":"LE Set Scan Enable","status":0,"data":"010c2000"}"#,
-                #"{"frame":3,"ts":1710495001.153075,"type":"hci","kind":"event","code":19,"name":"Number of Completed Packets","data":"0140000100"}"#,
+                #"{"frame":1,"ts":1710495001.151075,"type":"hci","kind":"command","opcode":8204,"name":"LE Set Scan Enable","le_scan_enable":1,"le_scan_enable_name":"Enabled","filter_duplicates":0,"filter_duplicates_name":"Disabled","data":"0100"}"#,
+                #"{"frame":2,"ts":1710495001.152075,"type":"hci","kind":"event","code":14,"name":"Command Complete","command":"LE Set Scan Enable","command_opcode":8204,"num_hci_command_packets":1,"status":0,"status_name":"Success","data":"010c2000"}"#,
+                #"{"frame":3,"ts":1710495001.153075,"type":"hci","kind":"event","code":19,"name":"Number Of Completed Packets","handles":[{"handle":64,"num_completed_packets":1}],"data":"0140000100"}"#,
             ])
     }
 

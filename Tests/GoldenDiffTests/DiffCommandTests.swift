@@ -147,7 +147,7 @@ struct DiffCommandTests {
         #expect(code == 3)
         #expect(
             err == """
-                error: \(workspace.path("expected.jsonl")):2: not a reading: column 61: unexpected end of input in a string
+                error: \(workspace.path("expected.jsonl")):2: not a reading: not JSON at byte 61: unexpected end of input in a string
 
                 """)
         #expect(
@@ -300,7 +300,7 @@ struct DiffCommandTests {
         #expect(code == 2)
         #expect(
             err
-                == "error: diff compares two files: EXPECTED and ACTUAL (got 1)\nusage: bluetape diff [options] EXPECTED ACTUAL\n"
+                == "error: `bluetape diff` compares two files: EXPECTED and ACTUAL (got 1)\nusage: bluetape diff [options] EXPECTED ACTUAL\n"
         )
         (code, _, err) = runTool(["diff", "--tolerance", "temperature_c=-1", "a", "b"])
         #expect(code == 2)
@@ -314,6 +314,7 @@ struct DiffCommandTests {
         let (code, out, _) = runTool(["help", "diff"])
         #expect(code == 0)
         #expect(out.contains(#""tolerance": {"*": 1e-6, "temperature_c": 0.05},  absolute; "*" is every number"#))
-        #expect(out.contains(#""decode": {"envsensor_company": "0xABCD"}         options for the capture decoder"#))
+        #expect(out.contains(#""decode": {"param.acme.company": "0xABCD",        options for the capture decoder"#))
+        #expect(out.contains(#""captures": {"idle.btsnoop": {"allow_empty": true}}   rules for one capture here"#))
     }
 }

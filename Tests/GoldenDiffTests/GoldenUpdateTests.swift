@@ -49,7 +49,7 @@ struct GoldenUpdateTests {
         #expect(
             err == """
                 error: golden update does not run when CI is set: goldens are written where a person reviews them, \
-                never by the CI run that checks them (--force runs it anyway)
+                never by the CI run that checks them (`bluetape golden update --force` runs it anyway)
 
                 """)
         #expect(workspace.read("env.btsnoop.golden.jsonl") == Sample.lines([Sample.env12]))

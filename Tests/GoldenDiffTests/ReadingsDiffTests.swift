@@ -47,7 +47,7 @@ struct ReadingsDiffTests {
             [Sample.env12, Sample.heartRate592.replacing("82", with: "83"), Sample.uart600])
         #expect(report.counts.unchanged == 2)
         #expect(report.counts.changed == 1)
-        guard case .changed(let change) = report.entries.first(where: { $0.decoder == "sig.heart_rate" }) else {
+        guard case .changed(let change) = report.entries.first(where: { $0.key?.decoder == "sig.heart_rate" }) else {
             Issue.record("no change reported")
             return
         }
@@ -103,10 +103,10 @@ struct ReadingsDiffTests {
             file: "golden.json")
         #expect(config.settings == DiffSettings(alignment: .sequence, tolerance: 0.5, ignored: ["ts", "rssi"]))
         #expect(config.decodeOptions == ["company": "0xABCD", "strict": "true"])
-        #expect(throws: GoldenError("golden.json:1: \"align\" must be \"frame\" or \"sequence\"")) {
+        #expect(throws: GoldenError("golden.json:1: \"align\" must be \"frame\" or \"sequence\"", kind: .setting)) {
             try GoldenConfig.parse(Array(#"{"align":"time"}"#.utf8), file: "golden.json")
         }
-        #expect(throws: GoldenError("golden.json:1: column 2: expected a quoted key")) {
+        #expect(throws: GoldenError("golden.json:1: column 2: expected a quoted key", kind: .setting)) {
             try GoldenConfig.parse(Array("{,}".utf8), file: "golden.json")
         }
     }

@@ -21,13 +21,17 @@ func runTool(_ arguments: [String], environment: [String: String] = [:]) -> (cod
 
 /// Stand-in captures: a file starting `FAKE-CAPTURE` "decodes" to the readings that follow that
 /// first line. `FAKE-CAPTURE requires NAME=VALUE` decodes only when that decode option is given;
-/// `FAKE-CAPTURE damaged` decodes, then reports damage as a capture cut part way does.
+/// `FAKE-CAPTURE damaged` decodes, then reports damage as a capture cut part way does. A real
+/// btsnoop file goes through the real decoders, as `bluetape` decodes it.
 /// Decoding depends on the file alone, so every test can share the one fake.
 enum FakeCaptures {
     static let header = "FAKE-CAPTURE"
 
     static let decode: CaptureDecoder = { path, options in
         let bytes = try Files.read(path)
+        if bytes.starts(with: Array("btsnoop\u{0}".utf8)) {
+            return try CommandLineTool.builtInDecoding(path, options)
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix(header) else { throw GoldenError("\(path): not a capture (unknown format)") }
         let firstLine = text.prefix { $0 != "\n" }

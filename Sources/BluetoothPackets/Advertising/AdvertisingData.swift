@@ -19,6 +19,7 @@ public enum ADType {
     public static let manufacturerData: UInt8 = 0xFF
 
     /// Size of the UUIDs a list or service-data type carries, else nil.
+    @inlinable
     public static func uuidSize(_ type: UInt8) -> Int? {
         switch type {
         case incomplete16, complete16, serviceData16: 2
@@ -29,7 +30,7 @@ public enum ADType {
     }
 }
 
-/// Advertising data: a run of AD structures `[length][type][data…]` (Core v5.4, Vol 3, Part C, §11).
+/// Advertising data: a run of AD structures `[length][type][data…]` (Core v6.0, Vol 3, Part C, §11).
 ///
 /// Parsing follows BlueZ's rules: a zero length ends the significant part; a length that runs past
 /// the end stops parsing there, and that is reported as an error located at its length byte.
@@ -39,35 +40,36 @@ public struct AdvertisingData: Sendable, Hashable {
 
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// One AD structure as it was sent; `kind` is what it means.
     public struct Structure {
         public var type: UInt8
         public var data: UnsafeRawBufferPointer
         /// Offset of the structure's length byte within the advertising data.
         public var offset: Int
+
+        @inlinable
+        public init(type: UInt8, data: UnsafeRawBufferPointer, offset: Int) {
+            self.type = type
+            self.data = data
+            self.offset = offset
+        }
+
+        /// The structure read by its type: the one interpretation every output and the readings share.
+        @inlinable public var kind: ADStructure { ADStructure(type: type, data: data) }
     }
+
+    /// The structures of `bytes`, in order, and after them the error that stopped parsing, if any.
+    @inlinable
+    public static func structures(in bytes: UnsafeRawBufferPointer) -> ADStructures { ADStructures(bytes) }
 
     /// Calls `body` for each well-formed structure; returns the error that stopped parsing, if any.
     @discardableResult
     public static func forEach(
         in bytes: UnsafeRawBufferPointer, _ body: (Structure) -> Void
     ) -> DecodeError? {
-        var r = ByteReader(bytes)
-        do {
-            while !r.isAtEnd {
-                let offset = r.offset
-                let length = Int(try r.u8("ad.length"))
-                if length == 0 { return nil }
-                guard length <= r.remaining else {
-                    return DecodeError(
-                        .badLength(declared: length, available: r.remaining), at: offset, field: "ad.length")
-                }
-                let type = try r.u8("ad.type")
-                body(Structure(type: type, data: try r.bytes(length - 1, "ad.data"), offset: offset))
-            }
-        } catch {
-            return error
-        }
-        return nil
+        var iterator = ADStructures(bytes).makeIterator()
+        while let structure = iterator.next() { body(structure) }
+        return iterator.error
     }
 
     public func forEach(_ body: (Structure) -> Void) -> DecodeError? {
@@ -79,8 +81,10 @@ public struct AdvertisingData: Sendable, Hashable {
         var complete: String?
         var shortened: String?
         _ = forEach { s in
-            if s.type == ADType.completeName { complete = String(decoding: s.data, as: UTF8.self) }
-            if s.type == ADType.shortenedName { shortened = String(decoding: s.data, as: UTF8.self) }
+            guard case .localName(let name, let isComplete) = s.kind else { return }
+            if isComplete { complete = String(decoding: name, as: UTF8.self) } else {
+                shortened = String(decoding: name, as: UTF8.self)
+            }
         }
         return complete ?? shortened
     }
@@ -89,12 +93,163 @@ public struct AdvertisingData: Sendable, Hashable {
     public var serviceUUIDs: [BluetoothUUID] {
         var uuids: [BluetoothUUID] = []
         _ = forEach { s in
-            guard s.type >= ADType.incomplete16, s.type <= ADType.complete128, let size = ADType.uuidSize(s.type) else {
-                return
-            }
-            var r = ByteReader(s.data)
-            while r.remaining >= size, let uuid = try? BluetoothUUID(reading: &r, size: size) { uuids.append(uuid) }
+            if case .uuids(let list, _) = s.kind { uuids.append(contentsOf: list) }
         }
         return uuids
     }
+}
+
+/// The AD structures of some advertising data, read one by one without copying. Inlinable: the
+/// outputs walk every advertisement through it.
+public struct ADStructures: Sequence {
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+
+    @inlinable init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    @inlinable public func makeIterator() -> Iterator { Iterator(bytes: bytes) }
+
+    /// The error that stopped parsing (a length past the end), or nil when the data is whole.
+    public var error: DecodeError? {
+        var iterator = makeIterator()
+        while iterator.next() != nil {}
+        return iterator.error
+    }
+
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let bytes: UnsafeRawBufferPointer
+        @usableFromInline var position: Int
+        @usableFromInline var stopped: Bool
+        /// The offset of a length byte that ran past the data, once parsing stopped there. (Kept as a
+        /// number, not a DecodeError: the iterator stays a plain value, free to copy.)
+        @usableFromInline var overrunAt: Int?
+
+        /// Set once parsing stopped at a broken structure.
+        public var error: DecodeError? {
+            overrunAt.map { offset in
+                let length = Int(bytes[offset])
+                return DecodeError(
+                    .badLength(declared: length, available: bytes.count - offset - 1), at: offset, field: "ad.length")
+            }
+        }
+
+        @inlinable
+        init(bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+            position = 0
+            stopped = false
+            overrunAt = nil
+        }
+
+        @inlinable
+        public mutating func next() -> AdvertisingData.Structure? {
+            // Bounds are checked before every read: a length byte, then its structure.
+            guard !stopped, position < bytes.count else { return nil }
+            let offset = position
+            let length = Int(bytes[offset])
+            guard length != 0 else {
+                stopped = true  // the rest is the non-significant part
+                return nil
+            }
+            guard length <= bytes.count - offset - 1 else {
+                stopped = true
+                overrunAt = offset
+                return nil
+            }
+            position = offset + 1 + length
+            return AdvertisingData.Structure(
+                type: bytes[offset + 1], data: UnsafeRawBufferPointer(rebasing: bytes[(offset + 2)..<position]),
+                offset: offset)
+        }
+    }
+}
+
+/// What one AD structure says (Core Specification Supplement, Part A, §1). A structure too short for
+/// its type, or of a type Bluetape does not interpret, is `other`: its bytes are still listed.
+public enum ADStructure {
+    case flags(UInt8)
+    /// A 16-, 32- or 128-bit service UUID list; `complete` for the complete-list types.
+    case uuids(ADUUIDList, complete: Bool)
+    /// The name's UTF-8 bytes, without trailing NULs.
+    case localName(UnsafeRawBufferPointer, complete: Bool)
+    case txPower(Int8)
+    case serviceData(BluetoothUUID, UnsafeRawBufferPointer)
+    case manufacturerData(company: UInt16, UnsafeRawBufferPointer)
+    case appearance(UInt16)
+    case other
+
+    @inlinable
+    init(type: UInt8, data: UnsafeRawBufferPointer) {
+        switch type {
+        case ADType.flags where data.count >= 1:
+            self = .flags(data[0])
+        case ADType.incomplete16...ADType.complete128:
+            let size = ADType.uuidSize(type) ?? 2
+            self = data.count >= size ? .uuids(ADUUIDList(bytes: data, size: size), complete: type & 1 == 1) : .other
+        case ADType.shortenedName, ADType.completeName:
+            // Some devices pad the name with NULs: they are not part of it (the raw bytes keep them).
+            var end = data.count
+            while end > 0, data[end - 1] == 0 { end -= 1 }
+            self = .localName(UnsafeRawBufferPointer(rebasing: data[0..<end]), complete: type == ADType.completeName)
+        case ADType.txPower where data.count == 1:
+            self = .txPower(Int8(bitPattern: data[0]))
+        case ADType.appearance where data.count == 2:
+            self = .appearance(UInt16(data[0]) | UInt16(data[1]) << 8)
+        case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
+            var r = ByteReader(data)
+            guard let size = ADType.uuidSize(type), let uuid = try? BluetoothUUID(reading: &r, size: size) else {
+                self = .other
+                return
+            }
+            self = .serviceData(uuid, r.unread)
+        case ADType.manufacturerData where data.count >= 2:
+            self = .manufacturerData(
+                company: UInt16(data[0]) | UInt16(data[1]) << 8, UnsafeRawBufferPointer(rebasing: data.dropFirst(2)))
+        default:
+            self = .other
+        }
+    }
+}
+
+/// The UUIDs of a service UUID list; trailing bytes too few for a whole UUID are left out.
+public struct ADUUIDList: Sequence {
+    public let bytes: UnsafeRawBufferPointer
+    /// 2, 4 or 16.
+    public let size: Int
+
+    @inlinable
+    init(bytes: UnsafeRawBufferPointer, size: Int) {
+        self.bytes = bytes
+        self.size = size
+    }
+
+    @inlinable public func makeIterator() -> Iterator { Iterator(reader: ByteReader(bytes), size: size) }
+
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline var reader: ByteReader
+        @usableFromInline let size: Int
+
+        @inlinable
+        init(reader: ByteReader, size: Int) {
+            self.reader = reader
+            self.size = size
+        }
+
+        @inlinable
+        public mutating func next() -> BluetoothUUID? {
+            guard reader.remaining >= size else { return nil }
+            return try? BluetoothUUID(reading: &reader, size: size)
+        }
+    }
+}
+
+/// The Flags AD type's bits (Core Specification Supplement, Part A, §1.3).
+public enum ADFlags {
+    /// Bit, text name (btmon's words) and JSON word.
+    public static let bits: [(bit: UInt8, name: StaticString, word: StaticString)] = [
+        (0, "LE Limited Discoverable Mode", "le_limited_discoverable"),
+        (1, "LE General Discoverable Mode", "le_general_discoverable"),
+        (2, "BR/EDR Not Supported", "br_edr_not_supported"),
+        (3, "Simultaneous LE and BR/EDR (Controller)", "le_br_edr_controller"),
+        (4, "Simultaneous LE and BR/EDR (Host)", "le_br_edr_host"),
+    ]
 }

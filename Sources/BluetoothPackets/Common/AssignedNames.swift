@@ -1,43 +1,44 @@
-/// Names of common SIG-assigned numbers, for text output. Unknown values have no name.
+/// Names of SIG-assigned numbers, for text output, from the generated tables in `AssignedNumbers/`
+/// (companies, UUIDs, Appearance values, AD types). Unknown values have no name.
 public enum AssignedNames {
+    /// A service, characteristic, descriptor or declaration UUID (16-bit SIG and member UUIDs, and the
+    /// vendor 128-bit UUIDs the numbers database lists).
     public static func uuid(_ uuid: BluetoothUUID) -> String? {
-        if let short = uuid.shortValue { return sigUUIDs[short] }
-        switch uuid.description {
-        case "6e400001-b5a3-f393-e0a9-e50e24dcca9e": return "Nordic UART Service"
-        case "6e400002-b5a3-f393-e0a9-e50e24dcca9e": return "Nordic UART RX"
-        case "6e400003-b5a3-f393-e0a9-e50e24dcca9e": return "Nordic UART TX"
-        case "00000100-caab-3792-3d44-97ae51c1407a": return "Combustion Probe Status Service"
-        case "00000101-caab-3792-3d44-97ae51c1407a": return "Combustion Probe Status"
-        default: return nil
+        if let short = uuid.shortValue {
+            return short <= 0xFFFF ? AssignedNumberTables.uuids16.name(UInt16(short)) : nil
         }
+        return AssignedNumberTables.uuids128.name(high: uuid.high, low: uuid.low)
     }
 
-    public static func company(_ id: UInt16) -> String? { companies[id] }
+    /// A company identifier's name (Assigned Numbers §7).
+    public static func company(_ id: UInt16) -> String? { AssignedNumberTables.companies.name(id) }
 
-    static let sigUUIDs: [UInt32: String] = [
-        0x1800: "Generic Access", 0x1801: "Generic Attribute", 0x1802: "Immediate Alert", 0x1803: "Link Loss",
-        0x1804: "Tx Power", 0x1805: "Current Time", 0x1809: "Health Thermometer", 0x180A: "Device Information",
-        0x180D: "Heart Rate", 0x180F: "Battery", 0x1810: "Blood Pressure", 0x1812: "Human Interface Device",
-        0x1816: "Cycling Speed and Cadence", 0x1818: "Cycling Power", 0x1819: "Location and Navigation",
-        0x181A: "Environmental Sensing", 0x181C: "User Data", 0x181D: "Weight Scale", 0x1826: "Fitness Machine",
-        0x2800: "Primary Service", 0x2801: "Secondary Service", 0x2802: "Include", 0x2803: "Characteristic",
-        0x2900: "Characteristic Extended Properties", 0x2901: "Characteristic User Description",
-        0x2902: "Client Characteristic Configuration", 0x2903: "Server Characteristic Configuration",
-        0x2904: "Characteristic Presentation Format", 0x2A00: "Device Name", 0x2A01: "Appearance",
-        0x2A04: "Peripheral Preferred Connection Parameters", 0x2A05: "Service Changed", 0x2A19: "Battery Level",
-        0x2A1C: "Temperature Measurement", 0x2A1D: "Temperature Type", 0x2A1E: "Intermediate Temperature",
-        0x2A23: "System ID", 0x2A24: "Model Number String", 0x2A25: "Serial Number String",
-        0x2A26: "Firmware Revision String", 0x2A27: "Hardware Revision String", 0x2A28: "Software Revision String",
-        0x2A29: "Manufacturer Name String", 0x2A2B: "Current Time", 0x2A37: "Heart Rate Measurement",
-        0x2A38: "Body Sensor Location", 0x2A39: "Heart Rate Control Point", 0x2A50: "PnP ID",
-        0x2A6D: "Pressure", 0x2A6E: "Temperature", 0x2A6F: "Humidity", 0x2AA6: "Central Address Resolution",
-        0x2B29: "Client Supported Features", 0x2B2A: "Database Hash", 0xFCD2: "BTHome", 0xFE59: "Nordic DFU",
-        0xFEAA: "Eddystone", 0xFE9F: "Google", 0xFD6F: "Exposure Notification",
-    ]
+    /// Calls `body` with the company's name as UTF-8 bytes, without making a String.
+    public static func withCompanyName<R>(_ id: UInt16, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        AssignedNumberTables.companies.withName(id, body)
+    }
 
-    static let companies: [UInt16: String] = [
-        0x0006: "Microsoft", 0x004C: "Apple", 0x0059: "Nordic Semiconductor", 0x0075: "Samsung",
-        0x00E0: "Google", 0x027D: "Huawei", 0x0157: "Anhui Huami", 0x038F: "Xiaomi", 0x09C7: "Combustion",
-        0xFFFF: "internal use",
-    ]
+    /// The one way Bluetape prints a company: "0x004c (Apple, Inc.)", or "0x1234" when it has no name.
+    public static func companyText(_ id: UInt16) -> String {
+        let digits = String(id, radix: 16)
+        let code = "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+        return company(id).map { "\(code) (\($0))" } ?? code
+    }
+
+    /// An AD type's name (Assigned Numbers §2.3).
+    public static func adType(_ type: UInt8) -> String? { AssignedNumberTables.adTypes.name(UInt16(type)) }
+
+    /// An Appearance value (Assigned Numbers §2.6): its category, and its subcategory when it names one.
+    public static func appearance(_ value: UInt16) -> (category: String?, subcategory: String?) {
+        let category = AssignedNumberTables.appearances.name(value & 0xFFC0)
+        let subcategory = value & 0x3F == 0 ? nil : AssignedNumberTables.appearances.name(value)
+        return (category, subcategory)
+    }
+
+    /// "Heart Rate Sensor: Heart Rate Belt", "Phone", or nil for a value with no category.
+    public static func appearanceText(_ value: UInt16) -> String? {
+        let (category, subcategory) = appearance(value)
+        guard let category else { return nil }
+        return subcategory.map { "\(category): \($0)" } ?? category
+    }
 }

@@ -1,135 +1,54 @@
-/// Names for the HCI codes that appear in events and text output.
+/// Names for the HCI codes in events and text output, from the tables (`HCICommands`,
+/// `HCIEventTable`, `HCIErrorCodes`), printed as btmon prints them: "LE Set Scan Enable (0x08|0x000c)",
+/// "Command Complete (0x0e)".
 public enum HCINames {
-    /// Status and error codes (Core v5.4, Vol 1, Part F).
-    public static func error(_ code: UInt8) -> String {
-        switch code {
-        case 0x00: "success"
-        case 0x01: "unknown HCI command"
-        case 0x02: "unknown connection identifier"
-        case 0x03: "hardware failure"
-        case 0x05: "authentication failure"
-        case 0x06: "PIN or key missing"
-        case 0x07: "memory capacity exceeded"
-        case 0x08: "connection timeout"
-        case 0x09: "connection limit exceeded"
-        case 0x0C: "command disallowed"
-        case 0x0D: "connection rejected: limited resources"
-        case 0x0E: "connection rejected: security reasons"
-        case 0x11: "unsupported feature or parameter value"
-        case 0x12: "invalid HCI command parameters"
-        case 0x13: "remote user terminated connection"
-        case 0x14: "remote device terminated connection: low resources"
-        case 0x15: "remote device terminated connection: power off"
-        case 0x16: "connection terminated by local host"
-        case 0x1A: "unsupported remote feature"
-        case 0x1F: "unspecified error"
-        case 0x22: "LL response timeout"
-        case 0x23: "LL procedure collision"
-        case 0x28: "instant passed"
-        case 0x3B: "unacceptable connection parameters"
-        case 0x3D: "connection terminated due to MIC failure"
-        case 0x3E: "connection failed to be established"
-        case 0x3F: "MAC connection failed"
-        default: "error 0x\(String(code, radix: 16))"
-        }
+    /// The specification's name of a command; "Vendor" for OGF 0x3F, "Unknown" for an opcode no
+    /// specification assigns.
+    public static func commandName(_ opcode: UInt16) -> StaticString {
+        if let command = HCICommands.command(opcode) { return command.name }
+        if opcode == 0x0000 { return "No Operation" }
+        return opcode >> 10 == HCICommands.vendorGroup ? "Vendor" : "Unknown"
     }
 
-    public static func event(_ code: UInt8) -> String {
-        switch code {
-        case 0x03: "Connection Complete"
-        case 0x04: "Connection Request"
-        case 0x05: "Disconnection Complete"
-        case 0x08: "Encryption Change"
-        case 0x0C: "Read Remote Version Information Complete"
-        case 0x0E: "Command Complete"
-        case 0x0F: "Command Status"
-        case 0x10: "Hardware Error"
-        case 0x13: "Number of Completed Packets"
-        case 0x1A: "Data Buffer Overflow"
-        case 0x30: "Encryption Key Refresh Complete"
-        case 0x3E: "LE Meta"
-        case 0x57: "Authenticated Payload Timeout Expired"
-        case 0x59: "Encryption Change v2"
-        case 0xFF: "Vendor"
-        default: "Event 0x\(String(code, radix: 16))"
-        }
+    public static func command(_ opcode: UInt16) -> String { commandName(opcode).description }
+
+    /// "LE Set Extended Scan Enable (0x08|0x0042)": the name, then OGF and OCF.
+    public static func commandLabel(_ opcode: UInt16) -> String {
+        "\(commandName(opcode)) (\(hex(UInt64(opcode >> 10), 2))|\(hex(UInt64(opcode & 0x3FF), 4)))"
     }
 
-    public static func leSubevent(_ code: UInt8) -> String {
-        switch code {
-        case 0x01: "LE Connection Complete"
-        case 0x02: "LE Advertising Report"
-        case 0x03: "LE Connection Update Complete"
-        case 0x04: "LE Read Remote Features Complete"
-        case 0x05: "LE Long Term Key Request"
-        case 0x06: "LE Remote Connection Parameter Request"
-        case 0x07: "LE Data Length Change"
-        case 0x08: "LE Read Local P-256 Public Key Complete"
-        case 0x09: "LE Generate DHKey Complete"
-        case 0x0A: "LE Enhanced Connection Complete"
-        case 0x0B: "LE Directed Advertising Report"
-        case 0x0C: "LE PHY Update Complete"
-        case 0x0D: "LE Extended Advertising Report"
-        case 0x0E: "LE Periodic Advertising Sync Established"
-        case 0x0F: "LE Periodic Advertising Report"
-        case 0x11: "LE Scan Timeout"
-        case 0x12: "LE Advertising Set Terminated"
-        case 0x13: "LE Scan Request Received"
-        case 0x14: "LE Channel Selection Algorithm"
-        case 0x29: "LE Enhanced Connection Complete v2"
-        default: "LE subevent 0x\(String(code, radix: 16))"
-        }
+    public static func eventName(_ code: UInt8) -> StaticString { HCIEventTable.event(code)?.name ?? "Unknown" }
+
+    public static func event(_ code: UInt8) -> String { eventName(code).description }
+
+    /// "Command Complete (0x0e)".
+    public static func eventLabel(_ code: UInt8) -> String { "\(eventName(code)) (\(hex(UInt64(code), 2)))" }
+
+    public static func leSubeventName(_ code: UInt8) -> StaticString {
+        HCIEventTable.leSubevent(code)?.name ?? "Unknown"
     }
 
-    /// Command names by opcode (OGF << 10 | OCF) for the commands seen in BLE captures.
-    public static func command(_ opcode: UInt16) -> String {
-        switch opcode {
-        case 0x0406: "Disconnect"
-        case 0x041D: "Read Remote Version Information"
-        case 0x0C01: "Set Event Mask"
-        case 0x0C03: "Reset"
-        case 0x0C14: "Read Local Name"
-        case 0x0C63: "Set Event Mask Page 2"
-        case 0x0C6D: "Write LE Host Supported"
-        case 0x1001: "Read Local Version Information"
-        case 0x1002: "Read Local Supported Commands"
-        case 0x1003: "Read Local Supported Features"
-        case 0x1005: "Read Buffer Size"
-        case 0x1009: "Read BD_ADDR"
-        case 0x1405: "Read RSSI"
-        case 0x2001: "LE Set Event Mask"
-        case 0x2002: "LE Read Buffer Size"
-        case 0x2003: "LE Read Local Supported Features"
-        case 0x2005: "LE Set Random Address"
-        case 0x2006: "LE Set Advertising Parameters"
-        case 0x2008: "LE Set Advertising Data"
-        case 0x2009: "LE Set Scan Response Data"
-        case 0x200A: "LE Set Advertising Enable"
-        case 0x200B: "LE Set Scan Parameters"
-        case 0x200C: "LE Set Scan Enable"
-        case 0x200D: "LE Create Connection"
-        case 0x200E: "LE Create Connection Cancel"
-        case 0x200F: "LE Read Filter Accept List Size"
-        case 0x2010: "LE Clear Filter Accept List"
-        case 0x2011: "LE Add Device To Filter Accept List"
-        case 0x2012: "LE Remove Device From Filter Accept List"
-        case 0x2013: "LE Connection Update"
-        case 0x2016: "LE Read Remote Features"
-        case 0x2019: "LE Enable Encryption"
-        case 0x201A: "LE Long Term Key Request Reply"
-        case 0x2022: "LE Set Data Length"
-        case 0x2027: "LE Add Device To Resolving List"
-        case 0x2029: "LE Clear Resolving List"
-        case 0x202D: "LE Set Address Resolution Enable"
-        case 0x2031: "LE Set Default PHY"
-        case 0x2032: "LE Set PHY"
-        case 0x2036: "LE Set Extended Advertising Parameters"
-        case 0x2037: "LE Set Extended Advertising Data"
-        case 0x2039: "LE Set Extended Advertising Enable"
-        case 0x2041: "LE Set Extended Scan Parameters"
-        case 0x2042: "LE Set Extended Scan Enable"
-        case 0x2043: "LE Extended Create Connection"
-        default: opcode >> 10 == 0x3F ? "Vendor 0x\(String(opcode & 0x3FF, radix: 16))" : "Command 0x\(String(opcode, radix: 16))"
-        }
+    public static func leSubevent(_ code: UInt8) -> String { leSubeventName(code).description }
+
+    /// "LE Read Remote Features Page 0 Complete (0x04)".
+    public static func leSubeventLabel(_ code: UInt8) -> String {
+        "\(leSubeventName(code)) (\(hex(UInt64(code), 2)))"
+    }
+
+    /// A status or error code's name (Core v6.0, Vol 1, Part F); "Unknown" for an unassigned code.
+    public static func error(_ code: UInt8) -> String { HCIErrorCodes.name(code)?.description ?? "Unknown" }
+
+    /// "Connection Timeout (0x08)".
+    public static func errorLabel(_ code: UInt8) -> String { "\(error(code)) (\(hex(UInt64(code), 2)))" }
+
+    /// An LE PHY (Vol 4, Part E, §7.7.65.12): "LE 1M", "LE 2M", "LE Coded".
+    public static func phy(_ code: UInt8) -> String {
+        HCIValues.phy.name(UInt64(code))?.description ?? "PHY \(code)"
+    }
+
+    /// "0x0c": lower-case hex with at least `digits` digits.
+    public static func hex(_ value: UInt64, _ digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }
