@@ -49,6 +49,44 @@ func drain(_ reader: CaptureReader, fileSize: Int) {
     blackHole(checksum)
 }
 
+/// Reads every record of a capture that came out of an archive or a decompressor: the same checks
+/// as `drain`, but offsets count in the decompressed member, not in the input.
+@inline(never)
+func drainDecompressed(_ reader: CaptureReader) {
+    var lastFrame = 0
+    var checksum: UInt8 = 0
+    while let record = reader.next() {
+        if record.frame <= lastFrame { fuzzFailure("frame \(record.frame) after \(lastFrame)") }
+        lastFrame = record.frame
+        if record.payload.count > maximumRecordLength + 64 {
+            fuzzFailure("payload of \(record.payload.count) bytes in frame \(record.frame)")
+        }
+        if record.fileOffset < 0 { fuzzFailure("record offset \(record.fileOffset)") }
+        for byte in record.payload { checksum &+= byte }
+        _ = record.stored()
+    }
+    for problem in reader.problems.items {
+        if problem.offset < 0 { fuzzFailure("problem at offset \(problem.offset): \(problem)") }
+        _ = problem.description
+    }
+    if reader.problems.items.count > 1000 { fuzzFailure("problem log kept \(reader.problems.items.count) items") }
+    let contents = reader.contents
+    _ = contents.found.map(\.name) + contents.read + contents.notes
+    blackHole(checksum)
+}
+
+/// Small bounds, so that an input cannot make one execution slow: what a fuzzer finds past them
+/// is the limit's error, which is the behaviour wanted.
+let fuzzLimits: ArchiveLimits = {
+    var limits = ArchiveLimits()
+    limits.decompressedBytes = 64 << 20
+    limits.spooledBytes = 16 << 20
+    limits.members = 10_000
+    limits.textScanBytes = 16 << 20
+    limits.snoozBytes = 8 << 20
+    return limits
+}()
+
 @inline(never)
 func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}

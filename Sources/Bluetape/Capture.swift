@@ -23,17 +23,28 @@ public final class Capture {
     public let linkType: LinkType
     private let formats: [any ExternalCaptureFormat]
     private let bytes: [UInt8]?
+    /// What `init(_:formats:)` opened; unused for a capture in memory.
+    private let request: CaptureRequest
     /// The reader opened by `init`, used by the first read; later reads open their own.
     private var unread: CaptureReader?
     private var lastReader: CaptureReader
 
     /// Opens the capture at `path`. `formats`: what to read beyond btsnoop and PacketLogger
     /// (`[PcapFormat()]` from `PcapFiles` where libpcap exists).
-    public init(path: String, formats: [any ExternalCaptureFormat] = []) throws(CaptureError) {
-        let reader = try CaptureReader(path: path, formats: formats)
-        self.path = path
+    /// Any input `CaptureReader` recognises: a capture, gzip, an Android bug report or a sysdiagnose
+    /// archive's Bluetooth log, btsnooz text; `-` is standard input (which can be read only once).
+    public convenience init(path: String, formats: [any ExternalCaptureFormat] = []) throws(CaptureError) {
+        try self.init(CaptureRequest(path: path), formats: formats)
+    }
+
+    /// Opens what `request` names: one input, an archive's member, or several files joined into one
+    /// session (a rotated `btsnoop_hci.log.last` and its successor).
+    public init(_ request: CaptureRequest, formats: [any ExternalCaptureFormat] = []) throws(CaptureError) {
+        let reader = try CaptureReader(request, formats: formats)
+        path = reader.path
         self.formats = formats
         bytes = nil
+        self.request = request
         format = reader.format
         linkType = reader.linkType
         unread = reader
@@ -48,6 +59,7 @@ public final class Capture {
         path = name
         self.formats = formats
         self.bytes = bytes
+        request = CaptureRequest(path: name)
         format = reader.format
         linkType = reader.linkType
         unread = reader
@@ -56,6 +68,9 @@ public final class Capture {
 
     /// Damage the last read found: damaged or cut records, with frame and byte offset.
     public var problems: ProblemLog { lastReader.problems }
+
+    /// What the input held: archive layers, the logs found and the ones read, joined parts, notes.
+    public var contents: CaptureContents { lastReader.contents }
 
     /// A reader positioned at the first record.
     public func openReader() throws(CaptureError) -> CaptureReader {
@@ -66,7 +81,7 @@ public final class Capture {
         } else if let bytes {
             reader = try CaptureReader(bytes: bytes, name: path, formats: formats)
         } else {
-            reader = try CaptureReader(path: path, formats: formats)
+            reader = try CaptureReader(request, formats: formats)
         }
         lastReader = reader
         return reader

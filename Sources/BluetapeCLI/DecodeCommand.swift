@@ -11,7 +11,7 @@ enum DecodeCommand: Command {
     static let spec = CommandSpec(
         name: "decode",
         abstract: "Decode the payloads in a capture into readings with named, typed values.",
-        arguments: "[--format jsonl|text|csv] [--decoder IDS] [--layout L.json]… [filters] FILE|DIR…",
+        arguments: "[--format jsonl|text|csv] [--decoder IDS] [--layout L.json]… [filters] FILE|DIR… | --join FILE…",
         discussion: """
             Runs the built-in decoders (and any layouts given) over advertising data and attribute
             values. One reading per decoded payload: frame, ts, addr, decoder, source, uuid or
@@ -21,14 +21,16 @@ enum DecodeCommand: Command {
             --all also lists the payloads no decoder matched. The event filters of 'bluetape events'
             apply. CSV is in long form: one row per field. Several captures (or a directory of them)
             are read --jobs at a time; each line then names its capture ("capture"), and output
-            stays in the order given.
+            stays in the order given. FILE is any input 'bluetape info' reads ('-' for standard
+            input); --join reads several (a rotated btsnoop_hci.log.last, then btsnoop_hci.log) as
+            one session.
             """,
         options: [
             .value("format", "FORMAT", "jsonl (default when piped), text (default on a terminal) or csv."),
             .flag("all", "Also list payloads no decoder matched."),
             .flag("all-repeats", "List every copy of a repeated reading."),
             CaptureBatch.option,
-        ] + DecodeSetup.options + EventFilter.options)
+        ] + DecodeSetup.options + CaptureOptions.options + EventFilter.options)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError("no capture file given") }
@@ -40,12 +42,19 @@ enum DecodeCommand: Command {
         }
         let filter = try EventFilter(arguments)
         let setup = try DecodeSetup(arguments)
+        if try CaptureOptions.joins(arguments) {
+            let request = try CaptureOptions.request(arguments.positionals, arguments)
+            return try decode(request, format, filter, setup, label: false, context)
+        }
         let batch = try CaptureBatch(arguments.positionals)
-        if !batch.labelled { return try decode(batch.paths[0], format, filter, setup, label: false, context) }
+        let member = arguments.value("member")
+        if !batch.labelled {
+            return try decode(CaptureRequest(paths: batch.paths, member: member), format, filter, setup, label: false, context)
+        }
         if format == "csv" { context.stdout.write("capture," + ReadingCSV.header) }
         return batch.run(jobs: try CaptureBatch.jobs(arguments), context) { path, context in
             do {
-                return try decode(path, format, filter, setup, label: true, context)
+                return try decode(CaptureRequest(paths: [path], member: member), format, filter, setup, label: true, context)
             } catch {
                 context.error(message(of: error))
                 return .badInput
@@ -55,9 +64,11 @@ enum DecodeCommand: Command {
 
     /// One capture's readings; `label`: each line names the capture (`"capture": PATH`).
     private static func decode(
-        _ path: String, _ format: String, _ filter: EventFilter, _ setup: DecodeSetup, label: Bool, _ context: Context
+        _ request: CaptureRequest, _ format: String, _ filter: EventFilter, _ setup: DecodeSetup, label: Bool,
+        _ context: Context
     ) throws -> ExitCode {
-        let capture = try openCapture(path)
+        let capture = try openCapture(request, context)
+        let path = capture.path
         var writer = JSONWriter(capacity: 1 << 17)
         let member = JSONWriter.member("capture", path)
         let column = label ? ReadingCSV.quote(path) + "," : ""

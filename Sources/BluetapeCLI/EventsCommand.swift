@@ -12,14 +12,16 @@ enum EventsCommand: Command {
     static let spec = CommandSpec(
         name: "events",
         abstract: "Print the event stream: advertising, connections, ATT with handles resolved to UUIDs.",
-        arguments: "[--format jsonl|text] [filters] [--gatt MAP.json] FILE|DIR…",
+        arguments: "[--format jsonl|text] [filters] [--gatt MAP.json] FILE|DIR… | --join FILE…",
         discussion: """
             One event per line as JSON (the default when output is piped) or btmon-like text (the
             default on a terminal). Filters combine: every one given must match. Handles resolve to
             UUIDs from discovery in the capture, from an earlier connection to the same device, or
             from a GATT map (--gatt, as printed by 'bluetape gatt'); "uuid_from" says which.
             Several captures (or a directory of them) are read --jobs at a time; each line then
-            names its capture ("capture"), and output stays in the order given.
+            names its capture ("capture"), and output stays in the order given. FILE is any input
+            'bluetape info' reads ('-' for standard input); --join reads several (a rotated
+            btsnoop_hci.log.last, then btsnoop_hci.log) as one session.
             """,
         options: [
             .value("format", "FORMAT", "jsonl or text."),
@@ -29,23 +31,31 @@ enum EventsCommand: Command {
                 "time", "MODE",
                 "Text's time column: relative (seconds since the first record; the default), absolute (UTC) or delta."),
             CaptureBatch.option,
-        ] + EventFilter.options)
+        ] + CaptureOptions.options + EventFilter.options)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError("no capture file given") }
         let text = try outputFormat(arguments, context)
         let filter = try EventFilter(arguments)
         let options = try trackerOptions(arguments)
-        let batch = try CaptureBatch(arguments.positionals)
         let statistics = arguments.has("stats")
         let mode = try timeMode(arguments)
+        if try CaptureOptions.joins(arguments) {
+            let request = try CaptureOptions.request(arguments.positionals, arguments)
+            return try events(request, text, filter, options, label: false, statistics: statistics, timeMode: mode, context)
+        }
+        let batch = try CaptureBatch(arguments.positionals)
+        let member = arguments.value("member")
         if !batch.labelled {
             return try events(
-                batch.paths[0], text, filter, options, label: false, statistics: statistics, timeMode: mode, context)
+                CaptureRequest(paths: batch.paths, member: member), text, filter, options, label: false,
+                statistics: statistics, timeMode: mode, context)
         }
         return batch.run(jobs: try CaptureBatch.jobs(arguments), context) { path, context in
             do {
-                return try events(path, text, filter, options, label: true, statistics: statistics, timeMode: mode, context)
+                return try events(
+                    CaptureRequest(paths: [path], member: member), text, filter, options, label: true,
+                    statistics: statistics, timeMode: mode, context)
             } catch {
                 context.error(message(of: error))
                 return .badInput
@@ -55,10 +65,11 @@ enum EventsCommand: Command {
 
     /// One capture's events; `label`: each line names the capture (`"capture": PATH`).
     private static func events(
-        _ path: String, _ text: Bool, _ filter: EventFilter, _ options: Tracker.Options, label: Bool,
+        _ request: CaptureRequest, _ text: Bool, _ filter: EventFilter, _ options: Tracker.Options, label: Bool,
         statistics: Bool, timeMode: EventText.TimeMode, _ context: Context
     ) throws -> ExitCode {
-        let capture = try openCapture(path)
+        let capture = try openCapture(request, context)
+        let path = capture.path
         var writer = JSONWriter(capacity: 1 << 17)
         var textWriter = EventText(mode: timeMode)
         let base = TimeBase()

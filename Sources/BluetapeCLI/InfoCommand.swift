@@ -7,35 +7,48 @@ enum InfoCommand: Command {
     static let spec = CommandSpec(
         name: "info",
         abstract: "Show a capture's format, record counts, time span and damage.",
-        arguments: "[--json] FILE|DIR…",
+        arguments: "[--json] FILE|DIR… | --join FILE…",
         discussion: """
             Reads btsnoop (1001, 1002, 2001), Apple PacketLogger, pcap and pcapng files; the format is
             found from the file's first bytes. First and last time are the earliest and latest
             timestamps, as capinfos reports them. With --json, one JSON object per file, one per line.
             Damaged or cut records are reported on stderr with frame and byte offset (exit code 3);
-            everything before them is still counted.
+            everything before them is still counted. Also reads gzip'd captures, Android bug reports
+            (zip) and their text, btsnooz files, iOS sysdiagnose archives (tar.gz) and directories
+            holding a rotated pair; '-' is standard input. For those it lists the Bluetooth logs found
+            and which were read. --join reads the files given as one session and shows the gap
+            between them.
             """,
-        options: [.flag("json", "Print one JSON object per file."), CaptureBatch.option])
+        options: [.flag("json", "Print one JSON object per file."), CaptureBatch.option] + CaptureOptions.options)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError("no capture file given") }
-        let batch = try CaptureBatch(arguments.positionals)
         let json = arguments.has("json")
+        if try CaptureOptions.joins(arguments) {
+            return info(try CaptureOptions.request(arguments.positionals, arguments), json: json, separated: false, context)
+        }
+        let batch = try CaptureBatch(arguments.positionals)
+        let member = arguments.value("member")
         let paths = batch.paths
         return batch.run(jobs: try CaptureBatch.jobs(arguments), context) { path, context in
             let first = path == paths.first
-            return info(path, json: json, separated: !first, context)
+            return info(CaptureRequest(paths: [path], member: member), json: json, separated: !first, context)
         }
     }
 
-    private static func info(_ path: String, json: Bool, separated: Bool, _ context: Context) -> ExitCode {
+    private static func info(_ request: CaptureRequest, json: Bool, separated: Bool, _ context: Context) -> ExitCode {
+        var request = request
+        // info lists every Bluetooth log an archive holds, not only the one read.
+        request.listsWholeArchive = true
         let summary: CaptureSummary
         do {
-            summary = CaptureSummary(reading: try CaptureReader(path: path, formats: captureFormats))
+            summary = CaptureSummary(reading: try CaptureReader(request, formats: captureFormats))
         } catch {
             context.error(error.description)
-            return .badInput
+            return error.isUsageError ? .usage : .badInput
         }
+        let path = summary.path
+        for note in summary.contents.notes { context.warn("\(path): \(note)") }
         for problem in summary.problems.items { context.warn("\(path): \(problem)") }
         if json {
             context.stdout.write(Self.json(summary))
@@ -85,8 +98,11 @@ enum InfoCommand: Command {
         w.int(summary.outOfOrder)
         w.key("snapped")
         w.int(summary.snapped)
+        w.key("truncated")
+        w.int(summary.snapped)
         w.key("damaged")
         w.int(summary.damaged)
+        contentsJSON(summary.contents, &w)
         if !summary.problems.items.isEmpty {
             w.key("problems")
             w.beginArray()
@@ -134,7 +150,102 @@ enum InfoCommand: Command {
             row("duration", TimeFormat.duration(micros: duration))
             if summary.outOfOrder > 0 { row("order", "\(summary.outOfOrder) records earlier than the one before") }
         }
-        row("damaged", "\(summary.damaged)" + (summary.snapped > 0 ? ", snapped \(summary.snapped)" : ""))
+        row("damaged", "\(summary.damaged)" + (summary.snapped > 0 ? ", truncated \(summary.snapped)" : ""))
+        contentsText(summary.contents, row)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Where the records came from: archive layers, the logs found and read, joined parts.
+    static func contentsJSON(_ contents: CaptureContents, _ w: inout JSONWriter) {
+        if !contents.containers.isEmpty {
+            w.key("containers")
+            w.beginArray()
+            for container in contents.containers { w.string(container) }
+            w.endArray()
+        }
+        if let count = contents.memberCount {
+            w.key("members")
+            w.int(count)
+        }
+        if !contents.found.isEmpty {
+            w.key("found")
+            w.beginArray()
+            for log in contents.found {
+                w.beginObject()
+                w.key("name")
+                w.string(log.name)
+                if let size = log.size {
+                    w.key("size")
+                    w.int(size)
+                }
+                w.key("kind")
+                w.string(log.kind)
+                w.endObject()
+            }
+            w.endArray()
+        }
+        if !contents.read.isEmpty {
+            w.key("read")
+            w.beginArray()
+            for name in contents.read { w.string(name) }
+            w.endArray()
+        }
+        if !contents.parts.isEmpty {
+            w.key("joined")
+            w.beginArray()
+            for part in contents.parts {
+                w.beginObject()
+                w.key("file")
+                w.string(part.name)
+                w.key("records")
+                w.int(part.records)
+                w.key("first_ts")
+                if let first = part.firstTimestamp { w.timestamp(micros: first) } else { w.null() }
+                w.key("last_ts")
+                if let last = part.lastTimestamp { w.timestamp(micros: last) } else { w.null() }
+                if let gap = part.gapBefore {
+                    w.key("gap")
+                    w.timestamp(micros: gap)
+                }
+                if let controller = part.controller {
+                    w.key("controller")
+                    w.string(controller)
+                }
+                w.endObject()
+            }
+            w.endArray()
+        }
+        if contents.relativeTimes {
+            w.key("times")
+            w.string("relative")
+        }
+        if !contents.notes.isEmpty {
+            w.key("notes")
+            w.beginArray()
+            for note in contents.notes { w.string(note) }
+            w.endArray()
+        }
+    }
+
+    static func contentsText(_ contents: CaptureContents, _ row: (String, String) -> Void) {
+        if !contents.containers.isEmpty {
+            let layers = contents.containers.reversed().joined(separator: " in ")
+            row("archive", layers + (contents.memberCount.map { ", \($0) members" } ?? ""))
+        }
+        for (index, log) in contents.found.enumerated() {
+            row(index == 0 ? "found" : "", log.name + " (" + (log.size.map { "\($0) bytes, " } ?? "") + log.kind + ")")
+        }
+        for (index, name) in contents.read.enumerated() where contents.parts.isEmpty {
+            row(index == 0 ? "read" : "", name)
+        }
+        for (index, part) in contents.parts.enumerated() {
+            var text = "\(part.name): \(part.records) records"
+            if let first = part.firstTimestamp, let last = part.lastTimestamp {
+                text += ", " + TimeFormat.utc(micros: first) + " – " + TimeFormat.utc(micros: last)
+            }
+            if let gap = part.gapBefore { text += "; " + (gap < 0 ? "overlaps by " : "gap ") + TimeFormat.duration(micros: abs(gap)) }
+            row(index == 0 ? "joined" : "", text)
+        }
+        if contents.relativeTimes { row("times", "relative: the format holds no clock, times count from the first record") }
     }
 }

@@ -8,12 +8,15 @@ public struct Event: Sendable {
     public var timestamp: Int64
     public var adapter: UInt16
     public var body: Body
+    /// The record was kept shorter than it was (snapped, or cut by Android's snooz ring).
+    public var truncated: Bool
 
-    public init(frame: Int, timestamp: Int64, adapter: UInt16 = 0, body: Body) {
+    public init(frame: Int, timestamp: Int64, adapter: UInt16 = 0, body: Body, truncated: Bool = false) {
         self.frame = frame
         self.timestamp = timestamp
         self.adapter = adapter
         self.body = body
+        self.truncated = truncated
     }
 
     public enum Body: Sendable {

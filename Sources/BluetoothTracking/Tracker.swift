@@ -63,6 +63,7 @@ public final class Tracker {
     @exclusivity(unchecked) var frame = 0
     @exclusivity(unchecked) var timestamp: Int64 = 0
     @exclusivity(unchecked) var adapter: UInt16 = 0
+    @exclusivity(unchecked) var truncated = false
 
     public init(options: Options = Options()) {
         self.options = options
@@ -75,6 +76,7 @@ public final class Tracker {
         frame = record.frame
         timestamp = record.timestamp
         adapter = record.adapter
+        truncated = record.isSnapped
         withoutActuallyEscaping(emit) { emit in
             sink = emit
             defer { sink = nil }
@@ -96,6 +98,7 @@ public final class Tracker {
 
     /// Ends the stream: decides held events, reports unfinished fragments, caches open connections.
     public func finish(_ emit: (Event) -> Void) {
+        truncated = false
         for connection in connections.values { releaseHolds(connection) }
         for air in airConnections.values { releaseHolds(air.connection) }
         for (key, fragment) in extendedFragments.sorted(by: { $0.value.firstFrame < $1.value.firstFrame }) {
@@ -130,7 +133,7 @@ public final class Tracker {
 
     func push(_ body: Event.Body, held: Bool = false) {
         statistics.events += 1
-        let event = Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body)
+        let event = Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated)
         // Nothing waiting: the event goes straight out.
         if !held, heldCount == 0, outboxStart == outbox.count, let sink {
             sink(event)

@@ -31,6 +31,16 @@ final class BTSnoopReader {
         input.consume(Self.headerSize)
     }
 
+    /// Whether the first record header (at `index`, after the file header) of an H4 file could be
+    /// btsnoop's: lengths within bounds and consistent, flags 0 to 3. A btsnoop header followed by
+    /// btsnooz records fails this at once (their lengths read as billions).
+    static func plausibleFirstRecord(in input: InputBuffer, at index: Int) -> Bool {
+        guard input.fill(index + recordHeaderSize) else { return true }
+        let original = Int(input.u32be(at: index))
+        let included = Int(input.u32be(at: index + 4))
+        return included <= maximumRecordLength && included <= original && input.u32be(at: index + 8) <= 3
+    }
+
     func next() -> CaptureRecord? {
         while true {
             let recordOffset = input.offset
@@ -47,6 +57,7 @@ final class BTSnoopReader {
                 let skipped = resynchronize()
                 report(.badRecord, offset: recordOffset, reason: reason, skipped: skipped)
                 if skipped != nil { continue }
+                reportFailure()
                 return nil
             }
             guard input.fill(Self.recordHeaderSize + includedLength) else {
@@ -113,33 +124,41 @@ final class BTSnoopReader {
         return nil
     }
 
-    /// Could a record header start at `index` of the unread input? Used only to resynchronize.
-    private func plausibleHeader(at index: Int) -> Bool {
-        guard input.fill(index + Self.recordHeaderSize) else { return false }
+    /// Could a record start at `index` of the unread input? Used only to resynchronize, so it
+    /// checks everything a real record has: lengths within bounds and consistent (the HCI packet's
+    /// own length equal to what the record holds, unless snapped), flags or opcode and H4 type
+    /// valid, no drops, and a time close to `reference`.
+    private func candidate(at index: Int, after reference: Int64?) -> ResumeCandidate? {
+        guard input.fill(index + Self.recordHeaderSize) else { return nil }
         let original = Int(input.u32be(at: index))
         let included = Int(input.u32be(at: index + 4))
-        guard included <= original, implausibility(includedLength: included, flags: input.u32be(at: index + 8)) == nil
-        else { return false }
-        if input.u32be(at: index + 12) != 0 { return false }  // cumulative drops: always 0 in practice
-        if let last = lastTimestamp {
-            // Within an hour before and a day after the last record; a damaged timestamp can be
-            // anywhere in Int64, so the difference is taken without overflowing.
-            let ts = Int64(bitPattern: input.u64be(at: index + 16)) &- Self.epochOffset
-            let (delta, overflow) = ts.subtractingReportingOverflow(last)
-            if overflow || delta < -3_600_000_000 || delta > 86_400_000_000 { return false }
+        let flags = input.u32be(at: index + 8)
+        guard included <= original, implausibility(includedLength: included, flags: flags) == nil else { return nil }
+        if input.u32be(at: index + 12) != 0 { return nil }  // cumulative drops: always 0 in practice
+        let timestamp = Int64(bitPattern: input.u64be(at: index + 16)) &- Self.epochOffset
+        guard PlausibleTime.accepts(timestamp, after: reference) else { return nil }
+        let size = Self.recordHeaderSize + included
+        guard input.fill(index + size) else { return nil }
+        var packet = input.bytes(at: index + Self.recordHeaderSize, count: included)
+        let kind: RecordKind
+        switch datalink {
+        case .btsnoopMonitor:
+            kind = HCIFraming.monitor(opcode: UInt16(truncatingIfNeeded: flags)).0
+        case .btsnoopHCI:
+            kind = flags & 2 != 0 ? (flags & 1 != 0 ? .event : .command) : .acl
+        default:
+            guard included > 0, let h4 = RecordKind(h4Type: input.byte(at: index + Self.recordHeaderSize)) else {
+                return nil
+            }
+            kind = h4
+            packet = UnsafeRawBufferPointer(rebasing: packet.dropFirst())
         }
-        if datalink == .btsnoopUART, included > 0 {
-            guard input.fill(index + Self.recordHeaderSize + 1),
-                RecordKind(h4Type: input.byte(at: index + Self.recordHeaderSize)) != nil
-            else { return false }
-        }
-        return true
+        if included == original, !HCILength.agrees(kind: kind, packet: packet) { return nil }
+        return ResumeCandidate(size: size, timestamp: timestamp)
     }
 
     private func resynchronize() -> Int64? {
-        input.resynchronize(headerSize: Self.recordHeaderSize) { index in
-            plausibleHeader(at: index) ? Self.recordHeaderSize + Int(input.u32be(at: index + 4)) : nil
-        }
+        input.resynchronize(headerSize: Self.recordHeaderSize, after: lastTimestamp) { candidate(at: $0, after: $1) }
     }
 
     private func endOfInput(recordOffset: Int64, needed: Int) -> CaptureRecord? {
@@ -152,5 +171,13 @@ final class BTSnoopReader {
     ) {
         problems.add(
             CaptureProblem(kind: kind, frame: frame ?? self.frame, offset: offset, reason: reason, skippedBytes: skipped))
+    }
+
+    /// A read that failed while looking for the next record (a damaged gzip, a limit passed) is
+    /// damage of its own: reported after the record that started the search.
+    private func reportFailure() {
+        if let failure = input.failure {
+            problems.add(CaptureProblem(kind: .readError, frame: frame + 1, offset: input.offset, reason: failure.message))
+        }
     }
 }

@@ -1,11 +1,5 @@
 import CaptureModel
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A capture format whose reader lives outside this module: pcap and pcapng through libpcap
 /// (`PcapFiles.PcapFormat`), so that these readers build where libpcap does not exist (iOS).
 public protocol ExternalCaptureFormat: Sendable {
@@ -16,6 +10,9 @@ public protocol ExternalCaptureFormat: Sendable {
     func open(fd: Int32, path: String) throws(CaptureError) -> any FormatReader
     /// Opens a capture held in memory; `name` is used in messages.
     func open(bytes: [UInt8], name: String) throws(CaptureError) -> any FormatReader
+    /// Opens a capture read front to back from `stream`, from its first byte: standard input, a
+    /// gzip'd file, an archive member. The reader keeps the stream and reads it as it goes.
+    func open(stream: any ByteStream, name: String) throws(CaptureError) -> any FormatReader
 }
 
 /// The reader of one format, as `CaptureReader` drives it.
@@ -23,85 +20,64 @@ public protocol FormatReader: RecordSource {
     var linkType: LinkType { get }
 }
 
-/// Reads any supported capture file record by record, with memory that stays flat.
+/// Reads any supported capture record by record, with memory that stays flat.
 ///
-/// The format is found from the file's first bytes, never from its name:
-/// "btsnoop\0" → btsnoop; records that look like PacketLogger's → PacketLogger; pcap magic (µs or
-/// ns, either byte order) or a pcapng section header → the external format that reads it.
+/// The format is found from the first bytes, never from the name: "btsnoop\0" → btsnoop (or, with
+/// btsnooz records after the header, btsnoop+snooz); records that look like PacketLogger's →
+/// PacketLogger; pcap magic (µs or ns, either byte order) or a pcapng section header → the external
+/// format that reads it; `1f 8b` → gzip, read through; a zip or tar archive → the Bluetooth log it
+/// holds; text → the BTSNOOP_LOG_SUMMARY section of an Android bug report or `dumpsys` output.
 public final class CaptureReader: RecordSource {
     enum Source {
         case btsnoop(BTSnoopReader)
         case packetLogger(PacketLoggerReader)
-        case external(any FormatReader)
+        /// pcap, btsnooz, a joined session, an archive member read to the archive's end…
+        case other(any FormatReader)
     }
 
+    /// The path as given (several joined: "A + B").
     public let path: String
     public let format: CaptureFormat
     public let linkType: LinkType
     private let source: Source
+    private let box: ContentsBox
 
-    /// Opens the capture at `path`; `formats` read what this module does not (pcap, pcapng).
+    /// Archive layers, the logs found and read, joined parts, notes: what `info` lists.
+    public var contents: CaptureContents { box.value }
+
+    /// Opens the capture at `path` (`-`: standard input); `formats` read what this module does not
+    /// (pcap, pcapng).
     public convenience init(path: String, formats: [any ExternalCaptureFormat] = []) throws(CaptureError) {
-        let fd = try openCaptureFile(path)
-        var magic = [UInt8](repeating: 0, count: 8)
-        let got = pread(fd, &magic, 8, 0)
-        let head = Array(magic.prefix(max(got, 0)))
-        if let (external, format) = try Self.external(head, formats, path: path, closing: fd) {
-            try self.init(path: path, source: .external(try external.open(fd: fd, path: path)), format: format)
-        } else {
-            try self.init(path: path, input: InputBuffer(fd: fd))
-        }
+        try self.init(CaptureRequest(path: path), formats: formats)
+    }
+
+    /// Opens what `request` names: a capture, an archive's Bluetooth log, or several files joined.
+    public convenience init(_ request: CaptureRequest, formats: [any ExternalCaptureFormat] = []) throws(CaptureError) {
+        let opening = OpenSession(request: request, formats: formats)
+        let opened = try opening.open()
+        self.init(path: opening.displayPath, opened: opened, contents: opening.contents)
     }
 
     /// Reads a capture held in memory (tests, fuzzing); `name` is used in messages.
-    public convenience init(bytes: [UInt8], name: String = "<memory>", formats: [any ExternalCaptureFormat] = [])
-        throws(CaptureError)
-    {
-        if bytes.isEmpty { throw .empty(path: name) }
-        if let (external, format) = try Self.external(Array(bytes.prefix(8)), formats, path: name, closing: nil) {
-            try self.init(path: name, source: .external(try external.open(bytes: bytes, name: name)), format: format)
-        } else {
-            try self.init(path: name, input: InputBuffer(bytes: bytes))
-        }
+    public convenience init(
+        bytes: [UInt8], name: String = "<memory>", formats: [any ExternalCaptureFormat] = [], limits: ArchiveLimits = ArchiveLimits()
+    ) throws(CaptureError) {
+        var request = CaptureRequest(path: name)
+        request.limits = limits
+        let opening = OpenSession(request: request, formats: formats)
+        let opened = try opening.open(bytes: bytes, name: name)
+        self.init(path: name, opened: opened, contents: opening.contents)
     }
 
-    /// The external format that reads a capture starting with `head`; nil when it is none of
-    /// theirs; an error when it is pcap or pcapng and no format given reads it.
-    private static func external(
-        _ head: [UInt8], _ formats: [any ExternalCaptureFormat], path: String, closing fd: Int32?
-    ) throws(CaptureError) -> (any ExternalCaptureFormat, CaptureFormat)? {
-        for external in formats {
-            if let format = external.recognise(head) { return (external, format) }
-        }
-        guard let format = pcapMagic(head) else { return nil }
-        if let fd { close(fd) }
-        throw .formatNotAvailable(path: path, format: format)
-    }
-
-    private convenience init(path: String, input: InputBuffer) throws(CaptureError) {
-        if input.fill(BTSnoopReader.magic.count),
-            (0..<BTSnoopReader.magic.count).allSatisfy({ input.byte(at: $0) == BTSnoopReader.magic[$0] })
-        {
-            try self.init(path: path, source: .btsnoop(try BTSnoopReader(input: input, path: path)), format: .btsnoop)
-        } else if let bigEndian = PacketLoggerReader.recognise(input) {
-            try self.init(
-                path: path, source: .packetLogger(PacketLoggerReader(input: input, bigEndian: bigEndian)),
-                format: .packetLogger)
-        } else {
-            _ = input.fill(16)
-            let shown = min(input.available, 16)
-            throw .notACapture(path: path, firstBytes: [UInt8](input.bytes(at: 0, count: shown)))
-        }
-    }
-
-    private init(path: String, source: Source, format: CaptureFormat) throws(CaptureError) {
+    init(path: String, opened: Opened, contents: ContentsBox) {
         self.path = path
-        self.source = source
-        self.format = format
-        switch source {
+        source = opened.source
+        format = opened.format
+        box = contents
+        switch opened.source {
         case .btsnoop(let reader): linkType = reader.datalink
         case .packetLogger: linkType = .packetLogger
-        case .external(let reader): linkType = reader.linkType
+        case .other(let reader): linkType = reader.linkType
         }
     }
 
@@ -123,7 +99,7 @@ public final class CaptureReader: RecordSource {
         switch source {
         case .btsnoop(let reader): reader.next()
         case .packetLogger(let reader): reader.next()
-        case .external(let reader): reader.next()
+        case .other(let reader): reader.next()
         }
     }
 
@@ -133,7 +109,7 @@ public final class CaptureReader: RecordSource {
         switch source {
         case .btsnoop(let reader): while let record = reader.next(), body(record) {}
         case .packetLogger(let reader): while let record = reader.next(), body(record) {}
-        case .external(let reader): while let record = reader.next(), body(record) {}
+        case .other(let reader): while let record = reader.next(), body(record) {}
         }
     }
 
@@ -141,7 +117,7 @@ public final class CaptureReader: RecordSource {
         switch source {
         case .btsnoop(let reader): reader.problems.count
         case .packetLogger(let reader): reader.problems.count
-        case .external(let reader): reader.problemCount
+        case .other(let reader): reader.problemCount
         }
     }
 
@@ -150,7 +126,7 @@ public final class CaptureReader: RecordSource {
         switch source {
         case .btsnoop(let reader): reader.problems
         case .packetLogger(let reader): reader.problems
-        case .external(let reader): reader.problems
+        case .other(let reader): reader.problems
         }
     }
 
@@ -160,4 +136,10 @@ public final class CaptureReader: RecordSource {
         while let record = next() { records.append(record.stored()) }
         return records
     }
+}
+
+/// A reader found for a capture, and its format.
+struct Opened {
+    var source: CaptureReader.Source
+    var format: CaptureFormat
 }

@@ -14,8 +14,11 @@ public struct CaptureSummary: Sendable {
     public var outOfOrder = 0
     public var kinds: [RecordKind: Int] = [:]
     public var adapters: [UInt16: Int] = [:]
+    /// Records kept shorter than they were (snapped by the capturing tool, cut by Android's snooz ring).
     public var snapped = 0
     public var problems = ProblemLog()
+    /// Where the records came from: archive layers, logs found and read, joined parts, notes.
+    public var contents = CaptureContents()
 
     /// Damaged records plus a cut tail: everything the reader could not read as a whole record.
     public var damaged: Int { problems.count }
@@ -68,5 +71,6 @@ public struct CaptureSummary: Sendable {
         }
         adapters = adapterCounts
         problems = reader.problems
+        contents = reader.contents
     }
 }

@@ -64,11 +64,14 @@ final class PacketLoggerReader {
                     length < 8
                     ? "record length \(length) is too small"
                     : "record length \(length) exceeds the 64 KiB maximum"
-                let skipped = input.resynchronize(headerSize: Self.recordHeaderSize) { plausibleRecordSize(at: $0) }
+                let skipped = input.resynchronize(headerSize: Self.recordHeaderSize, after: lastTimestamp) {
+                    candidate(at: $0, after: $1)
+                }
                 problems.add(
                     CaptureProblem(
                         kind: .badRecord, frame: frame, offset: recordOffset, reason: reason, skippedBytes: skipped))
                 if skipped != nil { continue }
+                reportFailure()
                 return nil
             }
             let total = 4 + length
@@ -92,14 +95,31 @@ final class PacketLoggerReader {
         }
     }
 
-    private func plausibleRecordSize(at index: Int) -> Int? {
-        guard input.fill(index + Self.recordHeaderSize) else { return nil }
+    /// Could a record start at `index` of the unread input? Used only to resynchronize: the length
+    /// holds a timestamp and a type and stays within bounds, the microseconds are below a second,
+    /// the type is one PacketLogger writes, an HCI packet's own length agrees with the record's,
+    /// and the time is close to `reference`.
+    private func candidate(at index: Int, after reference: Int64?) -> ResumeCandidate? {
+        guard input.fill(index + Self.recordHeaderSize + 1) else { return nil }
         let length = Int(u32(at: index))
-        guard length > 8, length - 8 <= maximumRecordLength, u32(at: index + 8) < 1_000_000 else { return nil }
-        if let last = lastTimestamp {
-            let ts = Int64(u32(at: index + 4)) * 1_000_000
-            if ts < last - 3_600_000_000 || ts > last + 86_400_000_000 { return nil }
+        let micros = u32(at: index + 8)
+        guard length > 8, length - 8 <= maximumRecordLength, micros < 1_000_000 else { return nil }
+        let type = input.byte(at: index + Self.recordHeaderSize)
+        guard Self.knownTypes.contains(type) else { return nil }
+        let timestamp = Int64(u32(at: index + 4)) * 1_000_000 + Int64(micros)
+        guard PlausibleTime.accepts(timestamp, after: reference) else { return nil }
+        let size = 4 + length
+        guard input.fill(index + size) else { return nil }
+        let packet = input.bytes(at: index + Self.recordHeaderSize + 1, count: size - Self.recordHeaderSize - 1)
+        guard HCILength.agrees(kind: HCIFraming.packetLogger(type: type).0, packet: packet) else { return nil }
+        return ResumeCandidate(size: size, timestamp: timestamp)
+    }
+
+    /// A read that failed while looking for the next record (a damaged gzip, a limit passed) is
+    /// damage of its own: reported after the record that started the search.
+    private func reportFailure() {
+        if let failure = input.failure {
+            problems.add(CaptureProblem(kind: .readError, frame: frame + 1, offset: input.offset, reason: failure.message))
         }
-        return 4 + length
     }
 }

@@ -28,7 +28,12 @@ public struct CaptureProblem: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         var text = "frame \(frame) at byte offset \(offset): \(reason)"
-        if let skippedBytes { text += "; resumed after skipping \(skippedBytes) bytes" }
+        if let skippedBytes {
+            text += "; resumed after skipping \(skippedBytes) bytes"
+        } else if kind == .badRecord {
+            // Reading resumes only at records that pass every check: none did, and none is invented.
+            text += "; no record after it passes the checks, so the rest is not read"
+        }
         return text
     }
 }

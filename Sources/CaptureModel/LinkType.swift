@@ -61,4 +61,9 @@ public enum CaptureFormat: String, Sendable, Hashable {
     case packetLogger = "pklg"
     case pcap
     case pcapng
+    /// Android's btsnooz ring, from a bug report's BTSNOOP_LOG_SUMMARY section.
+    case btsnooz
+    /// A btsnoop file header followed by btsnooz version-2 records, as some phones write
+    /// `btsnooz_hci.log`: no clock, times count from the first record.
+    case btsnoopSnooz = "btsnoop+snooz"
 }

@@ -17,6 +17,10 @@ public enum EventJSON {
             w.key("adapter")
             w.int(event.adapter)
         }
+        if event.truncated {
+            w.key("truncated")
+            w.bool(true)
+        }
         switch event.body {
         case .advertisement(let adv): writeAdvertisement(adv, &w)
         case .connect(let c): writeConnect(c, &w)

@@ -36,6 +36,7 @@ public struct EventText {
         var details: [String] = []
         let (direction, summary) = describe(event, &details)
         header += "  " + direction + pad(direction, 5) + " " + event.type.rawValue + pad(event.type.rawValue, 11) + summary
+        if event.truncated { header += " (truncated)" }
         append(header, &w)
         for line in details { append("        " + line, &w) }
     }

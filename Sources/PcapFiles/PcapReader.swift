@@ -33,6 +33,19 @@ public struct PcapFormat: ExternalCaptureFormat {
         }
         return try PcapReader(file: file, path: name, memory: memory)
     }
+
+    public func open(stream: any ByteStream, name: String) throws(CaptureError) -> any FormatReader {
+        guard let (file, cookie) = openFile(reading: stream) else {
+            throw .notReadable(path: name, reason: "the C library could not make a stream for libpcap")
+        }
+        do {
+            return try PcapReader(file: file, path: name, cookie: cookie)
+        } catch {
+            // libpcap read the header from the stream: a damaged gzip says so better than it.
+            if let failure = cookie.failure { throw .archive(path: name, reason: failure.message) }
+            throw error
+        }
+    }
 }
 
 /// Reads pcap and pcapng through libpcap.
@@ -45,11 +58,15 @@ final class PcapReader: FormatReader {
     let isNextGeneration: Bool
     private let handle: OpaquePointer
     private var memory: UnsafeMutableRawPointer?
+    /// The stream read through `openFile(reading:)`, whose failure explains libpcap's I/O error.
+    private let cookie: StreamCookie?
     private(set) var problems = ProblemLog()
     private var frame = 0
 
     /// Opens `file` (which the reader then owns and closes).
-    init(file: UnsafeMutablePointer<FILE>, path: String, memory: UnsafeMutableRawPointer? = nil) throws(CaptureError) {
+    init(
+        file: UnsafeMutablePointer<FILE>, path: String, memory: UnsafeMutableRawPointer? = nil, cookie: StreamCookie? = nil
+    ) throws(CaptureError) {
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
         guard
             let handle = pcap_fopen_offline_with_tstamp_precision(
@@ -62,6 +79,7 @@ final class PcapReader: FormatReader {
         }
         self.handle = handle
         self.memory = memory
+        self.cookie = cookie
         linkType = LinkType(rawValue: UInt32(pcap_datalink(handle)))
         isNextGeneration = pcap_major_version(handle) != 2
         // Fully initialized: deinit closes the handle if this throws.
@@ -75,12 +93,17 @@ final class PcapReader: FormatReader {
 
     func next() -> CaptureRecord? {
         while true {
-            let offset = Int64(ftell(pcap_file(handle)))
+            let offset = max(Int64(ftell(pcap_file(handle))), 0)
             var header: UnsafeMutablePointer<pcap_pkthdr>?
             var data: UnsafePointer<UInt8>?
             let status = pcap_next_ex(handle, &header, &data)
             if status == PCAP_ERROR_BREAK { return nil }  // end of file
             guard status == 1, let header, let data else {
+                if let failure = cookie?.failure {
+                    let kind: CaptureProblem.Kind = failure.kind == .truncated ? .truncatedTail : .readError
+                    problems.add(CaptureProblem(kind: kind, frame: frame + 1, offset: max(offset, 0), reason: failure.message))
+                    return nil
+                }
                 let message = String(cString: pcap_geterr(handle))
                 let kind: CaptureProblem.Kind = message.contains("truncated") ? .truncatedTail : .badRecord
                 problems.add(CaptureProblem(kind: kind, frame: frame + 1, offset: offset, reason: message))
