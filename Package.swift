@@ -23,6 +23,7 @@ let package = Package(
         .target(name: "ByteReading"),
         .target(name: "SystemIO"),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CaptureModel"),
         .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel", "CZlib"]),
@@ -30,7 +31,11 @@ let package = Package(
         .target(name: "JSON", dependencies: ["SystemIO"]),
         .target(name: "BluetoothPackets", dependencies: ["ByteReading"]),
         .target(name: "BluetoothTracking", dependencies: ["ByteReading", "BluetoothPackets", "CaptureModel"]),
-        .target(name: "PayloadDecoders", dependencies: ["ByteReading", "BluetoothPackets"]),
+        .target(
+            name: "PayloadDecoders",
+            // libcrypto (AES-CCM for encrypted BTHome) where it is installed like libpcap; an iOS
+            // app links PayloadDecoders without it, and a bindkey there says it cannot decrypt.
+            dependencies: ["ByteReading", "BluetoothPackets", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         .target(name: "FieldJSON", dependencies: ["ByteReading", "PayloadDecoders", "JSON"]),
         .target(name: "FileAccess", dependencies: ["SystemIO"]),
         .target(
@@ -85,7 +90,8 @@ let package = Package(
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureModel", "CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "CaptureModel", "CaptureFiles", "TestSupport"]),
         .testTarget(
-            name: "PayloadDecodersTests", dependencies: ["PayloadDecoders", "ByteReading", "BluetoothPackets", "TestSupport"]),
+            name: "PayloadDecodersTests",
+            dependencies: ["PayloadDecoders", "ByteReading", "BluetoothPackets", "TestSupport", "JSON"]),
         .testTarget(name: "LayoutsTests", dependencies: ["Layouts", "TestSupport"]),
         .testTarget(
             name: "GoldenDiffTests", dependencies: ["GoldenDiff", "TestSupport", "BluetapeCLI", "Readings", "PayloadDecoders", "ByteReading"]),

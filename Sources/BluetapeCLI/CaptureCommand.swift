@@ -27,7 +27,7 @@ enum CaptureCommand: Command {
             missing and exits with code 3, writing nothing.
             """,
         options: [.value("output", "OUT.pcap", short: "o", "Where to write the capture.")]
-            + DecodeSetup.options(["decoder", "layout", "layouts", "param"]))
+            + DecodeSetup.options(["decoder", "layout", "layouts", "param", "bindkey"]))
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard arguments.positionals.isEmpty else { throw UsageError("capture takes no file; give the output with -o") }

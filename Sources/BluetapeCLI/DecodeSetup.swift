@@ -18,6 +18,9 @@ struct DecodeSetup: Sendable {
             "param", "NAME=VALUE",
             "Set a parameter of every decoder or layout that declares NAME; ID.NAME=VALUE sets it for one (repeatable)."),
         .value("gatt", "MAP.json", "A GATT map for handles whose discovery is not in the capture."),
+        .value(
+            "bindkey", "ADDR=HEX",
+            "A device's encryption key, ADDRESS=32 hex digits: shorthand for --param bindkey=ADDR=HEX (repeatable)."),
     ]
 
     /// The options of `options` named here, for commands that take only some of them.
@@ -30,6 +33,9 @@ struct DecodeSetup: Sendable {
                 throw UsageError("--param takes NAME=VALUE or DECODER.NAME=VALUE, not '\(text)'")
             }
             parameters.append(assignment)
+        }
+        for key in arguments.all("bindkey") {
+            parameters.append(ParameterAssignment(name: "bindkey", value: key))
         }
         var paths = arguments.all("layout")
         for directory in arguments.all("layouts") {

@@ -16,7 +16,7 @@ enum PayloadCommand: Command {
             characteristic value. --op says how a characteristic value travelled (default notify).
             """,
         options: [.value("op", "OP", "notify (default), indicate, read or write.")]
-            + DecodeSetup.options(["layout", "layouts", "param"]))
+            + DecodeSetup.options(["layout", "layouts", "param", "bindkey"]))
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard arguments.positionals.count == 2 else { throw UsageError("give a decoder id and the payload as hex") }

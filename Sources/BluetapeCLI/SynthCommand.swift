@@ -22,7 +22,7 @@ enum SynthCommand: Command {
             .value("output", "OUT", short: "o", "Where to write the capture."),
             .value("records", "N", "Stop after N records (benchmark captures of a given size)."),
             .value("datalink", "N", "btsnoop datalink: 1002 (H4, default) or 2001 (Linux monitor)."),
-        ] + DecodeSetup.options(["param"]))
+        ] + DecodeSetup.options(["param", "bindkey"]))
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode {
         guard arguments.positionals.count == 1 else { throw UsageError("give one scenario file") }

@@ -1,7 +1,8 @@
 import ByteReading
 
-/// One BTHome v2 object: an id byte, then a value whose length the id fixes (payloads.md §E, from
-/// bthome-ble's const.py and bthome.io). Numbers are little-endian; value = raw × factor.
+/// One BTHome v2 object: an id byte, then a value whose length the id fixes (payloads.md §E;
+/// bthome.io "Format", checked against bthome-ble 3.25's `const.py` and `event.py`: all 95 ids).
+/// Numbers are little-endian; value = raw × factor, the nearest Double to that decimal.
 struct BTHomeObject: Sendable {
     enum Format: Sendable {
         /// An integer of `size` bytes; value = raw × multiplier / divisor (whole raw values stay ints).
@@ -12,6 +13,9 @@ struct BTHomeObject: Sendable {
         case button
         /// Two bytes: a dimmer event and a step count; gives `<name>` and `<name>_steps`.
         case dimmer
+        /// A length byte (low 5 bits: how many argument bytes; high 3 reserved), an opcode, then the
+        /// arguments; gives `<name>` (the opcode's name) and `<name>_args` (hex, "" for none).
+        case command
         /// A length byte, then UTF-8 text.
         case text
         /// A length byte, then bytes (written as hex).
@@ -30,6 +34,15 @@ struct BTHomeObject: Sendable {
         self.name = name
         self.format = format
         self.unit = unit
+    }
+
+    /// The name of the second value a dimmer (`<name>_steps`) or a command (`<name>_args`) gives.
+    var secondName: String? {
+        switch format {
+        case .dimmer: "\(name)_steps"
+        case .command: "\(name)_args"
+        default: nil
+        }
     }
 
     static func u(_ size: Int, _ divisor: Int64 = 1) -> Format { .number(size: size, signed: false, divisor: divisor) }
@@ -64,6 +77,7 @@ struct BTHomeObject: Sendable {
             BTHomeObject(0x2E, "humidity_pct", u(1), unit: "%"),
             BTHomeObject(0x2F, "moisture_pct", u(1), unit: "%"),
             BTHomeObject(0x3A, "button", .button),
+            BTHomeObject(0x3B, "command", .command),
             BTHomeObject(0x3C, "dimmer", .dimmer),
             BTHomeObject(0x3D, "count", u(2)),
             BTHomeObject(0x3E, "count", u(4)),
@@ -99,6 +113,14 @@ struct BTHomeObject: Sendable {
             BTHomeObject(0x5B, "count", s(4)),
             BTHomeObject(0x5C, "power_w", s(4, 100), unit: "W"),
             BTHomeObject(0x5D, "current_a", s(2, 1000), unit: "A"),
+            BTHomeObject(0x5E, "direction_deg", u(2, 100), unit: "°"),
+            BTHomeObject(0x5F, "precipitation_mm", u(2, 10), unit: "mm"),
+            BTHomeObject(0x60, "channel", u(1)),
+            BTHomeObject(0x61, "rotational_speed_rpm", u(2), unit: "rpm"),
+            BTHomeObject(0x62, "speed_m_s", s(4, 1_000_000), unit: "m/s"),
+            BTHomeObject(0x63, "acceleration_m_s2", s(4, 1_000_000), unit: "m/s²"),
+            BTHomeObject(0x64, "light_level", u(1)),
+            BTHomeObject(0x65, "settings_revision", u(1)),
             BTHomeObject(0xF0, "device_type_id", u(2)),
             BTHomeObject(0xF1, "firmware_version", .firmwareVersion(size: 4)),
             BTHomeObject(0xF2, "firmware_version", .firmwareVersion(size: 3)),
@@ -118,9 +140,12 @@ struct BTHomeObject: Sendable {
 
     static let buttonEvents: CodeNames = [
         0x00: "none", 0x01: "press", 0x02: "double_press", 0x03: "triple_press", 0x04: "long_press",
-        0x05: "long_double_press", 0x06: "long_triple_press", 0x80: "hold_press",
+        0x05: "long_double_press", 0x06: "long_triple_press", 0x80: "hold_press", 0x81: "hold_release",
     ]
     static let dimmerEvents: CodeNames = [0: "none", 1: "rotate_left", 2: "rotate_right"]
+    /// Opcodes 0x05–0xFF are reserved; the arguments' meaning is the manufacturer's.
+    static let commands: CodeNames = [0: "off", 1: "on", 2: "toggle", 3: "step_up", 4: "step_down"]
+    static let commandArgumentsMask: UInt8 = 0x1F
 
     // MARK: - Reading
 
@@ -141,6 +166,11 @@ struct BTHomeObject: Sendable {
             let event = try reader.u8(name)
             let steps = try reader.u8("\(name)_steps")
             return [(name, Self.dimmerEvents.name(event)), ("\(name)_steps", .int(Int64(steps)))]
+        case .command:
+            let count = Int(try reader.u8("\(name)_length") & Self.commandArgumentsMask)
+            let opcode = try reader.u8(name)
+            let arguments = try reader.bytes(count, "\(name)_args")
+            return [(name, Self.commands.name(opcode)), ("\(name)_args", .string(Hex.encode(arguments)))]
         case .text:
             let length = Int(try reader.u8("\(name)_length"))
             let offset = reader.offset
@@ -159,9 +189,10 @@ struct BTHomeObject: Sendable {
 
     // MARK: - Writing
 
-    /// Writes the id and the value. `steps` is the `<name>_steps` value that goes with a dimmer.
+    /// Writes the id and the value. `second` is the value that goes with a dimmer (`<name>_steps`)
+    /// or a command (`<name>_args`).
     func write(
-        _ value: FieldValue, steps: FieldValue?, field: String, to writer: inout ByteWriter
+        _ value: FieldValue, second: FieldValue?, field: String, to writer: inout ByteWriter
     )
         throws(EncodeError)
     {
@@ -188,8 +219,19 @@ struct BTHomeObject: Sendable {
         case .dimmer:
             writer.u8(UInt8(try one.code(field, Self.dimmerEvents, max: 255)))
             let stepsName = "\(field)_steps"
-            guard let steps else { throw EncodeError(.missing, field: stepsName) }
-            writer.u8(UInt8(try Fields([Field(stepsName, steps)]).integer(stepsName, in: 0...255)))
+            guard let second else { throw EncodeError(.missing, field: stepsName) }
+            writer.u8(UInt8(try Fields([Field(stepsName, second)]).integer(stepsName, in: 0...255)))
+        case .command:
+            let argumentsName = "\(field)_args"
+            let arguments = try second.map { (value) throws(EncodeError) in
+                try Fields([Field(argumentsName, value)]).hexBytes(argumentsName)
+            } ?? []
+            guard arguments.count <= Int(Self.commandArgumentsMask) else {
+                throw EncodeError(.outOfRange("at most 31 bytes"), field: argumentsName)
+            }
+            writer.u8(UInt8(arguments.count))
+            writer.u8(UInt8(try one.code(field, Self.commands, max: 255)))
+            writer.append(arguments)
         case .text:
             let bytes = Array(try one.string(field).utf8)
             guard bytes.count <= 255 else { throw EncodeError(.outOfRange("at most 255 bytes"), field: field) }

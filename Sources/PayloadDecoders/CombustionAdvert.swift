@@ -41,8 +41,10 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
         ]
     }
 
-    static let temperatureDescriptions = (1...8).map {
-        FieldDescription("t\($0)_c", unit: "°C", "thermistor T\($0), 0.05 °C steps; null when not measured")
+    static let temperatureDescriptions = (1...8).map { sensor in
+        FieldDescription(
+            "t\(sensor)_c", unit: "°C",
+            "thermistor T\(sensor), 0.05 °C steps" + (sensor == 1 ? "; in Instant Read mode the instant reading" : ""))
     }
 
     static let productTypes: CodeNames = [1: "probe", 2: "repeater"]
@@ -60,13 +62,9 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
         fields.append("product_type", .int(Int64(productType)))
         fields.append("product", productTypes.name(productType))
         fields.append("serial", .string(hexDigits(UInt64(try reader.u32le("serial")), 8)))
-        let temperatures = try Combustion.readTemperatures(&reader)
+        Combustion.appendTemperatures(try Combustion.readTemperatures(&reader), to: &fields)
 
-        guard let modeByte = try optionalByte(&reader, "mode") else {
-            Combustion.appendTemperatures(temperatures, instantRead: false, to: &fields)
-            return fields
-        }
-        Combustion.appendTemperatures(temperatures, instantRead: modeByte & 0x03 == 1, to: &fields)
+        guard let modeByte = try optionalByte(&reader, "mode") else { return fields }
         Combustion.appendModeColorID(modeByte, to: &fields)
 
         guard let battery = try optionalByte(&reader, "battery_ok") else { return fields }

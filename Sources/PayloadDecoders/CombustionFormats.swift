@@ -13,11 +13,11 @@ enum Combustion {
         return (0..<8).map { bits[13 * $0, 13] }
     }
 
-    /// In Instant Read mode only T1 is measured; T2–T8 are sent as 0 and are not present.
-    static func appendTemperatures(_ raw: [UInt64], instantRead: Bool, to fields: inout Fields) {
-        for (index, value) in raw.enumerated() {
-            fields.append(temperatureNames[index], index == 0 || !instantRead ? celsius(value) : .null)
-        }
+    /// Every sensor as sent. In Instant Read mode T1 holds the instant reading; the spec says T2–T8
+    /// are sent as 0, but probes send values there and the Android SDK reports them, so they are
+    /// decoded like any other (the `mode` field says which mode the probe was in).
+    static func appendTemperatures(_ raw: [UInt64], to fields: inout Fields) {
+        for (index, value) in raw.enumerated() { fields.append(temperatureNames[index], celsius(value)) }
     }
 
     static let temperatureNames = (1...8).map { "t\($0)_c" }
@@ -28,15 +28,11 @@ enum Combustion {
     static func writeTemperatures(_ fields: Fields, to writer: inout ByteWriter) throws(EncodeError) {
         var bits = PackedBits(byteCount: 13)
         for index in 0..<8 {
-            let name = temperatureNames[index]
-            // A sensor that is not present (Instant Read) goes on the air as raw 0.
-            let absent = fields[name] == .null || (index > 0 && fields[name] == nil && isInstantRead(fields))
-            bits[13 * index, 13] = absent ? 0 : UInt64(try fields.raw(name, divisor: 20, offset: 400, in: 0...8191))
+            bits[13 * index, 13] = UInt64(
+                try fields.raw(temperatureNames[index], divisor: 20, offset: 400, in: 0...8191))
         }
         bits.write(to: &writer)
     }
-
-    static func isInstantRead(_ fields: Fields) -> Bool { fields["mode"] == .string("instant_read") }
 
     // MARK: - §6.1 Mode / Color / ID byte
 

@@ -105,10 +105,8 @@ public struct CombustionStatus: PayloadDecoder, PayloadEncoder {
         var fields = Fields()
         fields.append("min_sequence", .int(Int64(try reader.u32le("min_sequence"))))
         fields.append("max_sequence", .int(Int64(try reader.u32le("max_sequence"))))
-        let temperatures = try Combustion.readTemperatures(&reader)
-        let modeByte = try reader.u8("mode")
-        Combustion.appendTemperatures(temperatures, instantRead: modeByte & 0x03 == 1, to: &fields)
-        Combustion.appendModeColorID(modeByte, to: &fields)
+        Combustion.appendTemperatures(try Combustion.readTemperatures(&reader), to: &fields)
+        Combustion.appendModeColorID(try reader.u8("mode"), to: &fields)
         Combustion.appendBatteryAndVirtualSensors(try reader.u8("battery_ok"), to: &fields)
         try Combustion.readPredictionStatus(&reader, into: &fields)
 

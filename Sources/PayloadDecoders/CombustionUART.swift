@@ -189,7 +189,7 @@ public struct CombustionUART: PayloadDecoder, PayloadEncoder {
         case (.readLogs, .response):
             // One log record: sequence, raw temperatures (§2.3), prediction log (§6.4).
             fields.append("sequence", .int(Int64(try reader.u32le("sequence"))))
-            Combustion.appendTemperatures(try Combustion.readTemperatures(&reader), instantRead: false, to: &fields)
+            Combustion.appendTemperatures(try Combustion.readTemperatures(&reader), to: &fields)
             try Combustion.readPredictionLog(&reader, into: &fields)
         case (.setPrediction, .request):
             // §6.3.2: set point in bits 0–9 (0.1 °C), prediction mode in bits 10–11.

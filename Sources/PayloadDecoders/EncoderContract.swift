@@ -39,6 +39,15 @@ public protocol PayloadEncoder: Sendable {
     /// The id of the decoder that reads these bytes back.
     var id: String { get }
     func encode(_ fields: Fields) throws(EncodeError) -> [UInt8]
+    /// The same, for the device `context` describes: an encrypted BTHome payload's nonce holds
+    /// the sender's address. Encoders that do not need it encode the fields alone.
+    func encode(_ fields: Fields, context: PayloadContext) throws(EncodeError) -> [UInt8]
+}
+
+extension PayloadEncoder {
+    public func encode(_ fields: Fields, context: PayloadContext) throws(EncodeError) -> [UInt8] {
+        try encode(fields)
+    }
 }
 
 // MARK: - Reading fields for encoding

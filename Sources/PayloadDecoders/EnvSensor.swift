@@ -39,11 +39,13 @@ public struct EnvSensor: PayloadDecoder, PayloadEncoder {
             FieldDescription("pressure_hpa", unit: "hPa", "air pressure, 0.1 hPa steps"),
             FieldDescription("voltage_v", unit: "V", "supply voltage, 0.01 V steps"),
             FieldDescription("current_ma", unit: "mA", "current, 0.01 mA steps, negative when discharging"),
-            FieldDescription("power_mw", unit: "mW", "voltage × current, computed as the app does"),
+            FieldDescription("power_mw", unit: "mW", "voltage × current, to the 4 decimals its inputs carry"),
         ]
     }
 
     static let payloadLength = 16
+    /// Decimal places of V × I with both in 0.01 steps.
+    static let powerDecimals = 4
 
     public func decode(_ payload: Payload) -> [DecodeOutcome] {
         [decoding(payload.bytes, Self.read)]
@@ -62,8 +64,12 @@ public struct EnvSensor: PayloadDecoder, PayloadEncoder {
         let voltage = try reader.u16le("voltage_v")
         let current = try reader.i32le("current_ma")
 
-        // Power is the product of the two scaled Doubles, exactly as the app computes it, so that
-        // it rounds for display as the app does (§A.3: 1.01 V × 0.50 mA shows as 0.51, not 0.50).
+        // Power is V × I as the app computes it, then rounded to the four decimals two 0.01 steps
+        // give, so binary noise does not reach the reading: 3.3 V × −14 mA is −46.2 mW, not
+        // −46.199999999999996. The app's two-decimal display is kept (§A.3: 1.01 V × 0.50 mA is
+        // 0.505, shown 0.51) except at some products exactly halfway between two hundredths,
+        // where the app's last digit comes from the noise: 0.01 V × 17.50 mA is 0.17500000000000002
+        // in the app, shown 0.18; the reading says 0.175.
         let volts = Double(voltage) / 100
         let milliamps = Double(current) / 100
         return [
@@ -73,7 +79,7 @@ public struct EnvSensor: PayloadDecoder, PayloadEncoder {
             Field("pressure_hpa", .double(Double(pressure) / 10)),
             Field("voltage_v", .double(volts)),
             Field("current_ma", .double(milliamps)),
-            Field("power_mw", .double(volts * milliamps)),
+            Field("power_mw", .double(DecimalRounding.rounded(volts * milliamps, decimals: Self.powerDecimals))),
         ]
     }
 

@@ -230,7 +230,8 @@ final class ConnectionStream: RecordStream {
         let progress = Double(time - start) / Double(max(end - start, 1))
         let seconds = Double(time - scenarioStart) / 1_000_000
         let value =
-            try action.payload?.bytes(index: index, progress: progress, seconds: seconds, random: &random, reader)
+            try action.payload?.bytes(
+                index: index, progress: progress, seconds: seconds, random: &random, reader, device: device.address)
             ?? characteristic.value
         switch action.kind {
         case .notify, .indicate:

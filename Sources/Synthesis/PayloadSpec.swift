@@ -1,3 +1,4 @@
+import BluetoothPackets
 import ByteReading
 import JSON
 import Layouts
@@ -66,9 +67,11 @@ struct PayloadSpec: Sendable {
         return FieldSeries(entries: entries)
     }
 
-    /// The bytes of packet `index` of its stream.
+    /// The bytes of packet `index` of its stream, sent by `device` (an encrypted payload's
+    /// nonce holds its address).
     func bytes(
-        index: Int, progress: Double, seconds: Double, random: inout SeededRandom, _ reader: ScenarioReader
+        index: Int, progress: Double, seconds: Double, random: inout SeededRandom, _ reader: ScenarioReader,
+        device: BluetoothAddress
     ) throws(ScenarioError) -> [UInt8] {
         switch source {
         case .bytes(let bytes): return bytes
@@ -76,7 +79,7 @@ struct PayloadSpec: Sendable {
         case .encoder(let encoder, let series):
             let fields = series.evaluate(index: index, progress: progress, seconds: seconds, random: &random)
             do {
-                return try encoder.encode(fields)
+                return try encoder.encode(fields, context: PayloadContext(address: device))
             } catch {
                 throw reader.error("\(path).fields", "cannot encode packet \(index): \(error)")
             }

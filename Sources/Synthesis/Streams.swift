@@ -178,9 +178,13 @@ final class AdvertisingStream: RecordStream {
         let seconds = Double(time - start) / 1_000_000
         let progress = Double(time - start) / Double(max(end - start, 1))
         if payloadCache?.index != payloadIndex {
-            let data = try Self.encode(spec.data, index: payloadIndex, progress: progress, seconds: seconds, &random, reader)
+            let data = try Self.encode(
+                spec.data, index: payloadIndex, progress: progress, seconds: seconds, &random, reader,
+                device: device.address)
             let response = try spec.scanResponse.map { entries throws(ScenarioError) in
-                try Self.encode(entries, index: payloadIndex, progress: progress, seconds: seconds, &random, reader)
+                try Self.encode(
+                    entries, index: payloadIndex, progress: progress, seconds: seconds, &random, reader,
+                    device: device.address)
             }
             let legacy = spec.pdu <= 3
             if legacy, data.count > 31 {
@@ -221,7 +225,7 @@ final class AdvertisingStream: RecordStream {
 
     static func encode(
         _ entries: [ADEntrySpec], index: Int, progress: Double, seconds: Double, _ random: inout SeededRandom,
-        _ reader: ScenarioReader
+        _ reader: ScenarioReader, device: BluetoothAddress
     ) throws(ScenarioError) -> [UInt8] {
         var w = ByteWriter(capacity: 31)
         for entry in entries {
@@ -234,12 +238,14 @@ final class AdvertisingStream: RecordStream {
             case .manufacturer(let company, let payload):
                 type = 0xFF
                 data = [UInt8(company & 0xFF), UInt8(company >> 8)]
-                data += try payload.bytes(index: index, progress: progress, seconds: seconds, random: &random, reader)
+                data += try payload.bytes(
+                    index: index, progress: progress, seconds: seconds, random: &random, reader, device: device)
             case .serviceData(let uuid, let payload):
                 let size = uuid.shortValue.map { $0 <= 0xFFFF ? 2 : 4 } ?? 16
                 type = size == 2 ? 0x16 : (size == 4 ? 0x20 : 0x21)
                 data = uuid.wireBytes(size: size)
-                data += try payload.bytes(index: index, progress: progress, seconds: seconds, random: &random, reader)
+                data += try payload.bytes(
+                    index: index, progress: progress, seconds: seconds, random: &random, reader, device: device)
             }
             guard data.count < 255 else { throw reader.error("$", "an AD structure is longer than 254 bytes") }
             w.u8(UInt8(data.count + 1))

@@ -61,8 +61,10 @@ struct CombustionLayoutTests {
         #expect(f["virtual_ambient"] == .string("T7"))
         #expect(f["high_radio_power"] == .bool(true))
         #expect(f["hop_count"] == nil)  // create ignores hop count for a probe
-        // Instant Read: only T1 is measured.
-        #expect(f["t2_c"] == .null)
+        // Instant Read: T2–T8 hold what the probe sent (raw 0 here), as the SDK reports them.
+        #expect(f["t2_c"] == .double(-20))
+        let instantHot = try #require(fields(layout.decode(payload(Self.android(temperatures: Self.hot))).first!))
+        #expect(instantHot["mode"] == .string("instant_read") && instantHot["t3_c"] == .double(258.4))
         // create parses temperatures: 258.4 and 160.55 °C (±0.05).
         let hot = try #require(fields(layout.decode(payload(Self.android(temperatures: Self.hot, modeColorID: 0))).first!))
         #expect(hot["t3_c"] == .double(258.4))
@@ -111,7 +113,7 @@ struct CombustionLayoutTests {
             }
             let (fromLayout, fromBuiltIn) = both(bytes)
             #expect(fromLayout == fromBuiltIn, "\(Hex.encode(bytes))")
-            // Undescribed bits (preferences 3–7) and Instant Read's unmeasured sensors go back as 0.
+            // Undescribed bits (preferences 3–7) go back as 0.
             if case .fields(let f)? = fromLayout.first { #expect(layout.decode(bytes: try layout.encode(f)) == .fields(f)) }
         }
     }

@@ -8,7 +8,7 @@ import Testing
 struct ExportTests {
     static let files =
         Shipped.all.map { Shipped.directory + "/" + $0 }
-        + ["acme-station.json", "heart-rate.json", "thermometer.json"].map {
+        + ["acme-station.json", "heart-rate.json", "thermometer.json", "spot-probe.json"].map {
             TestPaths.packageRoot + "/Tests/Fixtures/layouts/" + $0
         }
 

@@ -23,15 +23,16 @@ struct CombustionAdvertTests {
             ])
     }
 
-    @Test func `a repeater advertisement in instant read leaves T2 to T8 out`() {
-        // combustion.md §9.2, the Android test data as a repeater advert (company id dropped).
+    @Test func `a repeater advertisement in instant read keeps T2 to T8 as sent`() {
+        // combustion.md §9.2, the Android test data as a repeater advert (company id dropped); the
+        // Android SDK reports T2–T8 in instant read mode too (CombustionSDKVectorTests).
         let bytes = hex("02 78 56 34 12 89 00 DA 00 D7 0D 07 33 05 D5 18 74 1A B9 BB 80 0C")
         expectFields(
             decodeFields(decoder, .manufacturer(0x09C7, bytes)),
             [
                 "product_type": 2, "product": "repeater", "serial": "12345678",
-                "t1_c": -13.15, "t2_c": .null, "t3_c": .null, "t4_c": .null,
-                "t5_c": .null, "t6_c": .null, "t7_c": .null, "t8_c": .null,
+                "t1_c": -13.15, "t2_c": 67.2, "t3_c": 258.4, "t4_c": 160.55,
+                "t5_c": 225.6, "t6_c": 114.5, "t7_c": 189.75, "t8_c": 22.3,
                 "mode": "instant_read", "color": 6, "probe_id": 6,
                 "battery_ok": false, "virtual_core": "T6", "virtual_surface": "T7", "virtual_ambient": "T7",
                 "network_info": 0x80, "hop_count": 3, "overheating": .list(["T3", "T4"]),
@@ -51,7 +52,7 @@ struct CombustionAdvertTests {
         let bytes = hex("01 00 00 00 00 81 06 00 00 00 00 00 00 00 00 00 00 00 01")
         let fields = decodeFields(decoder, .manufacturer(0x09C7, bytes))
         #expect(fields?["t1_c"] == 63.25)
-        #expect(fields?["t8_c"] == .null)
+        #expect(fields?["t8_c"] == -20.0)  // raw 0, as the probe sent it
         #expect(fields?["mode"] == "instant_read")
     }
 

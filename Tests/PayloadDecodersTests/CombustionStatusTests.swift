@@ -142,7 +142,7 @@ struct CombustionStatusTests {
         #expect(fields?["prediction_state"] == "reserved_7")
         #expect(fields?["virtual_core"] == "reserved_6")
         #expect(fields?["mode"] == "error")
-        #expect(fields?["t2_c"] == -20.0)  // only instant read leaves sensors out
+        #expect(fields?["t2_c"] == -20.0)
     }
 
     @Test func `a status shorter than 30 bytes is an error`() {

@@ -1,4 +1,5 @@
 import ByteReading
+import Foundation
 import PayloadDecoders
 import TestSupport
 import Testing
@@ -19,7 +20,7 @@ struct EnvSensorTests {
                 "pressure_hpa": 1013.2,
                 "voltage_v": 3.3,
                 "current_ma": -12.34,
-                "power_mw": -40.721999999999994,  // 3.3 × −12.34 in Double, as the app computes it
+                "power_mw": -40.722,  // 3.3 × −12.34: four decimals at most, not −40.721999999999994
             ])
     }
 
@@ -30,13 +31,67 @@ struct EnvSensorTests {
         #expect(fields?["temperature_c"].map { "\($0)" } == "double(23.45)")
     }
 
-    @Test func `power is the product of the two scaled doubles`() {
-        // payloads.md §A.3 rounding edge: 1.01 V × 0.50 mA = 0.505000000000000004…, shown "0.51" by the app.
+    @Test func `power keeps the four decimals its inputs carry`() {
+        // Issue 13: 3.3 V × −14 mA is −46.2 mW, not the −46.199999999999996 a Double product gives.
+        let fields = decodeFields(
+            decoder, .manufacturer(0xFFFF, hex("00 00 00 00 00 00 00 00 00 00 4A 01 88 FA FF FF")))
+        #expect(fields?["current_ma"] == -14.0)
+        #expect(fields?["power_mw"] == -46.2)
+        #expect(fields?["power_mw"].map { "\($0)" } == "double(-46.2)")
+    }
+
+    @Test func `power rounds as the app shows it`() {
+        // payloads.md §A.3 rounding edge: 1.01 V × 0.50 mA = 0.505000000000000004… in the app, shown
+        // "0.51" with %.2f; the reading's 0.505 shows the same.
         let fields = decodeFields(
             decoder, .manufacturer(0xFFFF, hex("00 00 00 00 00 00 00 00 00 00 65 00 32 00 00 00")))
         #expect(fields?["voltage_v"] == 1.01)
         #expect(fields?["current_ma"] == 0.5)
-        #expect(fields?["power_mw"] == .double(1.01 * 0.5))
+        #expect(fields?["power_mw"] == 0.505)
+        #expect(String(format: "%.2f", 0.505) == "0.51")
+        #expect(String(format: "%.2f", 1.01 * 0.5) == "0.51")
+    }
+
+    @Test func `power is the exact decimal product, and shows as the app's wherever that is not a tie`() {
+        // Every voltage 0…4.00 V against every current −30.00…30.00 mA in 0.37 mA steps. The exact
+        // product of the raw integers, scaled by 10⁻⁴, is what the reading must hold; and %.2f of
+        // it must match %.2f of the app's Double product, except where the product is exactly
+        // halfway between two hundredths and the app's last digit comes from binary noise.
+        var ties = 0
+        var differentAtTies = 0
+        var compared = 0
+        for voltage in stride(from: 0, through: 400, by: 1) {
+            for current in stride(from: -3000, through: 3000, by: 37) {
+                var bytes = [UInt8](repeating: 0, count: 16)
+                bytes[10] = UInt8(voltage & 0xFF)
+                bytes[11] = UInt8(voltage >> 8)
+                for index in 0..<4 { bytes[12 + index] = UInt8(truncatingIfNeeded: current >> (8 * index)) }
+                guard case .double(let power)? = EnvSensorTests.fields(decoder, bytes)?["power_mw"] else {
+                    Issue.record("no power for \(voltage), \(current)")
+                    return
+                }
+                let exact = Double("\(voltage * current)e-4")!
+                #expect(power == exact, "\(voltage) × \(current)")
+                let app = (Double(voltage) / 100) * (Double(current) / 100)
+                compared += 1
+                if (voltage * current) % 100 == 50 || (voltage * current) % 100 == -50 {
+                    ties += 1
+                    if String(format: "%.2f", power) != String(format: "%.2f", app) { differentAtTies += 1 }
+                } else if voltage * current == 0 {
+                    // 0 V × a negative current is −0.0 in the app ("-0.00"); a reading has no −0.
+                    #expect(power == 0 && power.sign == .plus, "\(voltage) × \(current)")
+                } else {
+                    #expect(String(format: "%.2f", power) == String(format: "%.2f", app), "\(voltage) × \(current)")
+                }
+            }
+        }
+        #expect(compared == 401 * 163)
+        #expect(ties > 0 && differentAtTies < ties)
+    }
+
+    static func fields(_ decoder: EnvSensor, _ bytes: [UInt8]) -> Fields? {
+        guard case .fields(let fields)? = decoder.decode(.manufacturer(0xFFFF, bytes)).first else { return nil }
+        return fields
     }
 
     @Test func `extremes and negatives decode`() {
@@ -52,7 +107,7 @@ struct EnvSensorTests {
                 "pressure_hpa": 429_496_729.5,
                 "voltage_v": 655.35,
                 "current_ma": -21_474_836.48,
-                "power_mw": .double(655.35 * -21_474_836.48),
+                "power_mw": -14_073_534_087.168,  // 65535 × −2147483648 × 10⁻⁴, exactly
             ])
         let zero = decodeFields(decoder, .manufacturer(0xFFFF, [UInt8](repeating: 0, count: 16)))
         #expect(zero?["temperature_c"] == 0.0)
@@ -140,7 +195,7 @@ struct EnvSensorTests {
             var expected = fields
             let volts = fields["voltage_v"].flatMap { if case .double(let v) = $0 { v } else { nil } } ?? 0
             let milliamps = fields["current_ma"].flatMap { if case .double(let v) = $0 { v } else { nil } } ?? 0
-            expected.append("power_mw", .double(volts * milliamps))
+            expected.append("power_mw", .double(DecimalRounding.rounded(volts * milliamps, decimals: 4)))
             expectRoundTrip(decoder, expected)
         }
         var generator = TestRandom(seed: 0xE5)
