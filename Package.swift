@@ -13,7 +13,8 @@ let package = Package(
         .executable(name: "bluetape", targets: ["bluetape"]),
         // Reading captures, events and readings in one call (no libpcap: add PcapFiles for pcap).
         .library(name: "Bluetape", targets: ["Bluetape"]),
-        .library(name: "PayloadDecoders", targets: ["PayloadDecoders"]),
+        // With the modules its API speaks in: the bounds-checked reader and its errors, UUIDs and addresses.
+        .library(name: "PayloadDecoders", targets: ["PayloadDecoders", "ByteReading", "BluetoothPackets"]),
         .library(name: "Layouts", targets: ["Layouts"]),
         .library(name: "BluetapeReplay", targets: ["Replay"]),
         .library(name: "CaptureFiles", targets: ["CaptureModel", "CaptureFiles"]),

@@ -25,6 +25,21 @@ extension FieldValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
+/// The value as a person reads it (`72`, `-40.722`, `true`, `"EnvSensor"`, `[1.0, 0.775]`, `null`),
+/// for an app's logs and screens; readings' JSON is written elsewhere, in its own canonical form.
+extension FieldValue: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .int(let value): "\(value)"
+        case .double(let value): "\(value)"
+        case .string(let text): "\"\(text)\""
+        case .bool(let flag): flag ? "true" : "false"
+        case .list(let values): "[" + values.map(\.description).joined(separator: ", ") + "]"
+        case .null: "null"
+        }
+    }
+}
+
 /// One named value. Names are snake_case and end in their unit where they have one
 /// (`temperature_c`, `humidity_pct`, `pressure_hpa`, `voltage_v`, `current_ma`, `power_mw`).
 public struct Field: Sendable, Hashable {

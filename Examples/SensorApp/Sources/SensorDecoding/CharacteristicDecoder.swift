@@ -1,3 +1,5 @@
+import BluetoothPackets
+import ByteReading
 import Layouts
 import PayloadDecoders
 

@@ -1,3 +1,4 @@
+import BluetoothPackets
 import Bluetape
 import PayloadDecoders
 import Replay
