@@ -28,16 +28,16 @@ struct EnvSensorTests {
         // Double(2345) / 100, never 2345 × 0.01 (23.450000000000003).
         let fields = decodeFields(
             decoder, .manufacturer(0xFFFF, hex("34 12 29 09 9A 15 94 27 00 00 4A 01 2E FB FF FF")))
-        #expect(fields?["temperature_c"].map { "\($0)" } == "double(23.45)")
+        #expect(fields?["temperature_c"].map { "\($0)" } == "23.45")
     }
 
     @Test func `power keeps the four decimals its inputs carry`() {
-        // Issue 13: 3.3 V × −14 mA is −46.2 mW, not the −46.199999999999996 a Double product gives.
+        // 3.3 V × −14 mA is −46.2 mW, not the −46.199999999999996 a Double product gives.
         let fields = decodeFields(
             decoder, .manufacturer(0xFFFF, hex("00 00 00 00 00 00 00 00 00 00 4A 01 88 FA FF FF")))
         #expect(fields?["current_ma"] == -14.0)
         #expect(fields?["power_mw"] == -46.2)
-        #expect(fields?["power_mw"].map { "\($0)" } == "double(-46.2)")
+        #expect(fields?["power_mw"].map { "\($0)" } == "-46.2")
     }
 
     @Test func `power rounds as the app shows it`() {
