@@ -2,6 +2,7 @@
 Hadoop reaches (local, HDFS, S3), and the small files (layouts, GATT maps, golden rules) that are
 read once here and sent with the tasks, so that executors need nothing but the binary.
 """
+import glob
 import os
 import posixpath
 
@@ -29,26 +30,12 @@ def list_captures(spark, inputs):
     if isinstance(inputs, str):
         inputs = [inputs]
     jvm, conf = _hadoop(spark)
+    local_default = jvm.org.apache.hadoop.fs.FileSystem.getDefaultUri(conf).getScheme() in (None, "file")
     found, seen = [], set()
     for given in inputs:
-        path = jvm.org.apache.hadoop.fs.Path(given)
-        fs = path.getFileSystem(conf)
-        statuses = fs.globStatus(path)
-        if statuses is None or len(statuses) == 0:
-            raise FileNotFoundError(f"{given}: no such file or directory")
-        here = []
-        for status in statuses:
-            if status.isDirectory():
-                root = status.getPath().toString().rstrip("/")
-                files = fs.listFiles(status.getPath(), True)
-                while files.hasNext():
-                    name = files.next().getPath().toString()
-                    relative = name[len(root):].strip("/").split("/")
-                    if any(part.startswith(".") for part in relative) or not is_capture_name(relative[-1]):
-                        continue
-                    here.append(name)
-            else:
-                here.append(status.getPath().toString())
+        # Local files are listed here, without a call into the JVM per file (thousands of captures).
+        is_local = given.startswith("file:") or ("://" not in given and local_default)
+        here = _list_local(given) if is_local else _list_hadoop(jvm, conf, given)
         for name in sorted(here):
             if name not in seen:
                 seen.add(name)
@@ -56,6 +43,43 @@ def list_captures(spark, inputs):
     if not found:
         raise FileNotFoundError(f"no captures in {', '.join(inputs)} (files named .btsnoop, .log, .pcap, …)")
     return found
+
+
+def _list_local(given):
+    path = _local(given)
+    matches = sorted(glob.glob(path)) if glob.has_magic(path) else [path] if os.path.exists(path) else []
+    if not matches:
+        raise FileNotFoundError(f"{given}: no such file or directory")
+    here = []
+    for match in matches:
+        if not os.path.isdir(match):
+            here.append(match)
+            continue
+        for directory, subdirectories, names in os.walk(match):
+            subdirectories[:] = [d for d in subdirectories if not d.startswith(".")]
+            here += [os.path.join(directory, n) for n in names if not n.startswith(".") and is_capture_name(n)]
+    return ["file:" + os.path.abspath(name) for name in here]
+
+
+def _list_hadoop(jvm, conf, given):
+    path = jvm.org.apache.hadoop.fs.Path(given)
+    fs = path.getFileSystem(conf)
+    statuses = fs.globStatus(path)
+    if statuses is None or len(statuses) == 0:
+        raise FileNotFoundError(f"{given}: no such file or directory")
+    here = []
+    for status in statuses:
+        if not status.isDirectory():
+            here.append(status.getPath().toString())
+            continue
+        root = status.getPath().toString().rstrip("/")
+        files = fs.listFiles(status.getPath(), True)
+        while files.hasNext():
+            name = files.next().getPath().toString()
+            relative = name[len(root):].strip("/").split("/")
+            if not any(part.startswith(".") for part in relative) and is_capture_name(relative[-1]):
+                here.append(name)
+    return here
 
 
 def binary_files(spark, paths, partitions=None):

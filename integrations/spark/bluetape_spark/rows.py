@@ -7,7 +7,7 @@ makes the `ts` timestamp column from it in the JVM (`timestamp_micros`).
 import json
 
 from pyspark.sql.types import (
-    ArrayType, DoubleType, LongType, MapType, StringType, StructField, StructType)
+    DoubleType, LongType, MapType, StringType, StructField, StructType)
 
 # The largest integer a double holds exactly: larger ones go to fields_json, not to the map.
 EXACT_INTEGER = 2 ** 53
@@ -94,7 +94,8 @@ def reading_row(capture, line):
     if isinstance(fields, dict):
         numbers, others = {}, {}
         for name, value in fields.items():
-            if _is_number(value) and (isinstance(value, float) or abs(value) <= EXACT_INTEGER):
+            kind = type(value)  # not isinstance: a bool is an int to it, and is not a number here
+            if kind is float or (kind is int and -EXACT_INTEGER <= value <= EXACT_INTEGER):
                 numbers[name] = float(value)
             else:
                 others[name] = value
