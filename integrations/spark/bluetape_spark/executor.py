@@ -132,7 +132,9 @@ class Run:
             self.returncode = process.wait()
             self.messages = errors.decode("utf-8", "replace")
         if self.returncode == USAGE_ERROR:
-            raise BluetapeUsageError(f"{' '.join(self.arguments)}: {self.messages.strip()}")
+            message = "; ".join(line[len("error: "):] if line.startswith("error: ") else line
+                                for line in self.messages.strip().splitlines())
+            raise BluetapeUsageError(f"bluetape {' '.join(self.arguments[1:])}: {message}")
 
     def failure(self, capture):
         """The run's problem as one message naming `capture`, or None when it ended well.
