@@ -79,7 +79,8 @@ struct CaptureBatch {
         var failed = 0
         let environment = context.environment
         let decodeCapture = context.decodeCapture
-        Parallel.forEach(paths, width: jobs) { path -> BatchResult in
+        // Finished captures wait on disk, not in memory: many may wait behind a long one.
+        Parallel.forEach(paths, width: jobs, ahead: jobs * 32) { path -> BatchResult in
             let spool = Spool()
             let stderr = Output()
             let code: ExitCode

@@ -15,8 +15,9 @@ import Darwin
 /// is why closures that are not `Sendable` may be used on it: the two sides share nothing but the
 /// batches passed through the queue.
 public enum Handoff {
-    /// Whether a second thread is worth using here.
-    public static var isUseful: Bool { availableCores > 1 }
+    /// Whether a second thread is worth using here: there is a spare core, and this thread's job
+    /// does not share the cores with other jobs (`StageThreads`).
+    public static var isUseful: Bool { availableCores > 1 && !StageThreads.areHeldBack }
 
     /// The cores this process may run on: its affinity mask where Linux shows one (`taskset`,
     /// container CPU sets), else the cores online. Read once.

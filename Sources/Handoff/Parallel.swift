@@ -7,13 +7,17 @@ public enum Parallel {
     public static var processorCount: Int { Handoff.availableCores }
 
     /// `transform` of every item on `width` threads. Each thread takes the next item not yet
-    /// taken, the costliest first (by `cost`), so one long job does not end up last.
+    /// taken, the costliest first (by `cost`), so one long job does not end up last. A job runs
+    /// on its one thread while other items wait to start; the last ones may split their stages
+    /// over the cores the finished jobs leave free (`StageThreads`). With `width` 1 every job
+    /// keeps to one thread.
     public static func map<Item: Sendable, Result: Sendable>(
         _ items: [Item], width: Int = processorCount, cost: (Item) -> Int = { _ in 0 },
         _ transform: @Sendable (Item) -> Result
     ) -> [Result] {
+        let held = width <= 1
         let width = max(1, min(width, items.count))
-        if width == 1 { return items.map(transform) }
+        if width == 1 { return StageThreads.holdingBack(held) { items.map(transform) } }
         let order = items.indices.sorted { cost(items[$0]) > cost(items[$1]) }
         let slots = UnsafeMutableBufferPointer<Result?>.allocate(capacity: items.count)
         slots.initialize(repeating: nil)
@@ -24,7 +28,8 @@ public enum Parallel {
         DispatchQueue.concurrentPerform(iterations: width) { _ in
             while let position = next.take(below: order.count) {
                 let index = order[position]
-                shared[index] = transform(items[index])
+                let othersWaiting = position + 1 < order.count
+                shared[index] = StageThreads.holdingBack(othersWaiting) { transform(items[index]) }
             }
         }
         let results = slots.map { $0! }
@@ -36,23 +41,31 @@ public enum Parallel {
 extension Parallel {
     /// `transform` of every item on `width` threads, taken in input order; `deliver` runs on the
     /// calling thread with each result in input order, as soon as it and all before it are done,
-    /// so the first results go out while later ones are still being made. At most `width` results
-    /// wait undelivered: a worker does not start an item more than `width` ahead of delivery.
+    /// so the first results go out while later ones are still being made. At most `ahead` results
+    /// (default `width`) wait undelivered: a worker does not start an item further ahead of
+    /// delivery, so one long job holds back the others only when that many are done behind it.
+    /// Jobs keep to one thread each as in `map`.
     public static func forEach<Item: Sendable, Result: Sendable>(
-        _ items: [Item], width: Int = processorCount, _ transform: @escaping @Sendable (Item) -> Result,
-        deliver: (Int, Result) -> Void
+        _ items: [Item], width: Int = processorCount, ahead: Int? = nil,
+        _ transform: @escaping @Sendable (Item) -> Result, deliver: (Int, Result) -> Void
     ) {
+        let held = width <= 1
         let width = max(1, min(width, items.count))
         if width == 1 {
-            for (index, item) in items.enumerated() { deliver(index, transform(item)) }
+            for (index, item) in items.enumerated() {
+                deliver(index, StageThreads.holdingBack(held) { transform(item) })
+            }
             return
         }
-        let board = ResultBoard<Result>(count: items.count, window: width)
+        let board = ResultBoard<Result>(count: items.count, window: max(width, ahead ?? width))
         let group = DispatchGroup()
         for _ in 0..<width {
             group.enter()
             startThread(named: "bluetape job") {
-                while let index = board.take() { board.put(index, transform(items[index])) }
+                while let index = board.take() {
+                    let othersWaiting = index + 1 < items.count
+                    board.put(index, StageThreads.holdingBack(othersWaiting) { transform(items[index]) })
+                }
                 group.leave()
             }
         }

@@ -20,6 +20,8 @@ public final class ReadingsPipeline {
     let decoders: DecoderSet
     let options: Options
     /// The decoders' dedup keys as a list: looked up for every reading, and it holds one or two ids.
+    /// A reading's place in it stands for its decoder in the dedup table, which then hashes a
+    /// number instead of the decoder's id.
     private let deduplicated: [(decoder: String, names: [String])]
     /// Follow-ups by the id of the decoder whose outcomes they see; a list for the same reason.
     private let followUps: [(decoder: String, followUp: any DecoderFollowUp)]
@@ -98,15 +100,30 @@ public final class ReadingsPipeline {
                 default:
                     continue
                 }
-                if context == nil {
-                    context = PayloadContext(
-                        address: adv.address, localName: adv.data.localName, serviceUUIDs: adv.data.serviceUUIDs)
-                }
+                if context == nil { context = Self.context(of: adv, bytes) }
                 decode(
                     key, match: match, bytes: [UInt8](payload), source: "adv", operation: nil, address: adv.address,
                     context: context!, event)
             }
         }
+    }
+
+    /// The address, local name and service UUIDs of an advertisement, read in one pass over it.
+    private static func context(of adv: Advertisement, _ bytes: UnsafeRawBufferPointer) -> PayloadContext {
+        var complete: String?
+        var shortened: String?
+        var uuids: [BluetoothUUID] = []
+        for s in AdvertisingData.structures(in: bytes) {
+            switch s.kind {
+            case .localName(let name, let isComplete):
+                if isComplete { complete = String(decoding: name, as: UTF8.self) } else {
+                    shortened = String(decoding: name, as: UTF8.self)
+                }
+            case .uuids(let list, _): uuids.append(contentsOf: list)
+            default: break
+            }
+        }
+        return PayloadContext(address: adv.address, localName: complete ?? shortened, serviceUUIDs: uuids)
     }
 
     // MARK: Attribute values
@@ -166,21 +183,24 @@ public final class ReadingsPipeline {
                 let outcomes = decoder.decode(payload)
                 if outcomes.isEmpty { continue }
                 decoded = true
+                let id = decoder.id
                 for (index, outcome) in outcomes.enumerated() {
-                    var reading = Reading(
-                        frame: event.frame, timestamp: event.timestamp, address: address, decoder: decoder.id,
-                        source: source, match: match, index: outcomes.count > 1 ? index : nil, outcome: .error(Self.none))
+                    let readingOutcome: Reading.Outcome
                     switch outcome {
-                    case .fields(let fields): reading.outcome = .fields(fields)
-                    case .error(let error): reading.outcome = .error(error)
+                    case .fields(let fields): readingOutcome = .fields(fields)
+                    case .error(let error): readingOutcome = .error(error)
                     }
                     if !followUps.isEmpty, let address, case .fields(let fields) = outcome,
-                        let followUp = followUps.first(where: { $0.decoder == decoder.id })?.followUp
+                        let followUp = followUps.first(where: { $0.decoder == id })?.followUp
                     {
                         let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
                         append(followUp.observe(fields, from: address, at: moment))
                     }
-                    deliver(reading)
+                    deliver(
+                        Reading(
+                            frame: event.frame, timestamp: event.timestamp, address: address, decoder: id,
+                            source: source, match: match, index: outcomes.count > 1 ? index : nil,
+                            outcome: readingOutcome))
                 }
             }
         }
@@ -192,13 +212,12 @@ public final class ReadingsPipeline {
         }
     }
 
-    private static let none = DecodeError(.badValue(""), at: 0, field: "")
-
     // MARK: De-duplication
 
     private struct DedupKey: Hashable {
         var address: BluetoothAddress?
-        var decoder: String
+        /// The decoder's place in `deduplicated`.
+        var decoder: Int
         var identity: [FieldValue]
     }
 
@@ -211,14 +230,14 @@ public final class ReadingsPipeline {
     static let maximumWaiting = 20_000
 
     private func deliver(_ reading: Reading) {
-        guard !options.allRepeats, let decoder = reading.decoder,
-            let names = deduplicated.first(where: { $0.decoder == decoder })?.names,
+        guard !options.allRepeats, let id = reading.decoder,
+            let decoder = deduplicated.firstIndex(where: { $0.decoder == id }),
             case .fields(let fields) = reading.outcome
         else {
             output.append(reading)
             return
         }
-        let identity = names.map { fields[$0] ?? .null }
+        let identity = deduplicated[decoder].names.map { fields[$0] ?? .null }
         let key = DedupKey(address: reading.address, decoder: decoder, identity: identity)
         if let held = pendingDuplicates[key] {
             let (waited, overflow) = reading.timestamp.subtractingReportingOverflow(output.lastSeen(held))

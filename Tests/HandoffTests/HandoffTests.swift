@@ -59,3 +59,32 @@ struct CoreCountTests {
         #endif
     }
 }
+
+struct StageThreadsTests {
+    @Test func `a job keeps to one thread while others wait, and the last may split its stages`() {
+        let held = Parallel.map(Array(0..<6), width: 2, cost: { $0 }) { _ in StageThreads.areHeldBack }
+        // The costliest first: the cheapest starts last, with nothing waiting behind it.
+        #expect(held == [false, true, true, true, true, true])
+        var delivered: [Bool] = []
+        Parallel.forEach(Array(0..<4), width: 2, { _ in StageThreads.areHeldBack }) { _, result in
+            delivered.append(result)
+        }
+        #expect(delivered == [true, true, true, false])
+    }
+
+    @Test func `one job at a time is one thread, and the setting ends with the job`() {
+        #expect(Parallel.map([1, 2], width: 1) { _ in StageThreads.areHeldBack } == [true, true])
+        #expect(!StageThreads.areHeldBack)
+        // A single capture on a machine with a spare core still splits its stages.
+        #expect(Parallel.map([1], width: 2) { _ in StageThreads.areHeldBack } == [false])
+        StageThreads.holdingBack(true) {
+            #expect(!Handoff.isUseful)
+            var received: [Int] = []
+            Handoff.run(produce: { (emit: (Int) -> Void, _) in for i in 0..<3 { emit(i) } }) { value in
+                received.append(value)
+                return true
+            }
+            #expect(received == [0, 1, 2])
+        }
+    }
+}
