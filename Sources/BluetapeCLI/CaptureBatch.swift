@@ -20,7 +20,8 @@ struct CaptureBatch {
     /// Whether output lines name their capture: more than one capture, or a directory given.
     let labelled: Bool
 
-    static let option = OptionSpec.value("jobs", "N", "With several captures: read N at once (default: every core).")
+    static let option = OptionSpec.value(
+        "jobs", "N", "Read N captures at once (default: every core); with 1, all the work is on one thread.")
 
     init(_ positionals: [String]) throws(InputError) {
         var paths: [String] = []

@@ -3,6 +3,7 @@ import BluetoothTracking
 import CaptureFiles
 import ByteReading
 import CaptureModel
+import Handoff
 import JSON
 import Readings
 
@@ -48,11 +49,14 @@ enum DecodeCommand: Command {
         }
         let batch = try CaptureBatch(arguments.positionals)
         let member = arguments.value("member")
+        let jobs = try CaptureBatch.jobs(arguments)
         if !batch.labelled {
-            return try decode(CaptureRequest(paths: batch.paths, member: member), format, filter, setup, label: false, context)
+            return try StageThreads.holdingBack(jobs == 1) {
+                try decode(CaptureRequest(paths: batch.paths, member: member), format, filter, setup, label: false, context)
+            }
         }
         if format == "csv" { context.stdout.write("capture," + ReadingCSV.header) }
-        return batch.run(jobs: try CaptureBatch.jobs(arguments), context) { path, context in
+        return batch.run(jobs: jobs, context) { path, context in
             do {
                 return try decode(CaptureRequest(paths: [path], member: member), format, filter, setup, label: true, context)
             } catch {

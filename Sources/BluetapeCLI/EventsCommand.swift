@@ -46,12 +46,15 @@ enum EventsCommand: Command {
         }
         let batch = try CaptureBatch(arguments.positionals)
         let member = arguments.value("member")
+        let jobs = try CaptureBatch.jobs(arguments)
         if !batch.labelled {
-            return try events(
-                CaptureRequest(paths: batch.paths, member: member), text, filter, options, label: false,
-                statistics: statistics, timeMode: mode, context)
+            return try StageThreads.holdingBack(jobs == 1) {
+                try events(
+                    CaptureRequest(paths: batch.paths, member: member), text, filter, options, label: false,
+                    statistics: statistics, timeMode: mode, context)
+            }
         }
-        return batch.run(jobs: try CaptureBatch.jobs(arguments), context) { path, context in
+        return batch.run(jobs: jobs, context) { path, context in
             do {
                 return try events(
                     CaptureRequest(paths: [path], member: member), text, filter, options, label: true,

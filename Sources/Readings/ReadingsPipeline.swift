@@ -26,7 +26,9 @@ public final class ReadingsPipeline {
     /// Follow-ups by the id of the decoder whose outcomes they see; a list for the same reason.
     private let followUps: [(decoder: String, followUp: any DecoderFollowUp)]
     @exclusivity(unchecked) private var output = ReadingOutbox()
-    @exclusivity(unchecked) private var pendingDuplicates: [DedupKey: Int] = [:]
+    /// The reading held for its repeat count, per device and decoder: a device's new value makes
+    /// its earlier one final, so there is at most one.
+    @exclusivity(unchecked) private var pendingDuplicates: [DedupDevice: HeldReading] = [:]
     @exclusivity(unchecked) private var lastExpiry: Int64 = .min
     @exclusivity(unchecked) private var lastFrame = 0
     @exclusivity(unchecked) private var lastTimestamp: Int64 = 0
@@ -56,7 +58,7 @@ public final class ReadingsPipeline {
     }
 
     public func finish(_ emit: (Reading) -> Void) {
-        for index in pendingDuplicates.values { output.release(index) }
+        for held in pendingDuplicates.values { output.release(held.index) }
         pendingDuplicates.removeAll()
         let end = CaptureMoment(frame: lastFrame, timestamp: lastTimestamp)
         for (_, followUp) in followUps { append(followUp.finish(at: end)) }
@@ -214,11 +216,17 @@ public final class ReadingsPipeline {
 
     // MARK: De-duplication
 
-    private struct DedupKey: Hashable {
+    private struct DedupDevice: Hashable {
         var address: BluetoothAddress?
         /// The decoder's place in `deduplicated`.
         var decoder: Int
+    }
+
+    private struct HeldReading {
+        /// The values of the decoder's dedup key.
         var identity: [FieldValue]
+        /// Where the reading waits in the outbox.
+        var index: Int
     }
 
     /// How long a de-duplicated reading waits for more copies after the last one (capture time).
@@ -229,7 +237,7 @@ public final class ReadingsPipeline {
     static let maximumHeld = 512
     static let maximumWaiting = 20_000
 
-    private func deliver(_ reading: Reading) {
+    private func deliver(_ reading: consuming Reading) {
         guard !options.allRepeats, let id = reading.decoder,
             let decoder = deduplicated.firstIndex(where: { $0.decoder == id }),
             case .fields(let fields) = reading.outcome
@@ -238,25 +246,22 @@ public final class ReadingsPipeline {
             return
         }
         let identity = deduplicated[decoder].names.map { fields[$0] ?? .null }
-        let key = DedupKey(address: reading.address, decoder: decoder, identity: identity)
-        if let held = pendingDuplicates[key] {
-            let (waited, overflow) = reading.timestamp.subtractingReportingOverflow(output.lastSeen(held))
-            if !overflow, waited <= Self.duplicateWindow {
-                output.countRepeat(held, at: reading.timestamp)
-                return
+        let device = DedupDevice(address: reading.address, decoder: decoder)
+        if let held = pendingDuplicates[device] {
+            if held.identity == identity {
+                let (waited, overflow) = reading.timestamp.subtractingReportingOverflow(output.lastSeen(held.index))
+                if !overflow, waited <= Self.duplicateWindow {
+                    output.countRepeat(held.index, at: reading.timestamp)
+                    return
+                }
             }
-            // The same value again after a long silence: a new reading.
-            output.release(held)
-            pendingDuplicates[key] = nil
+            // A new value from this device, or the same one after a long silence: the device has
+            // moved on, so its earlier reading is final.
+            output.release(held.index)
         }
-        // A new value from this device: the device has moved on, so its earlier readings are final.
-        for (other, index) in pendingDuplicates where other.address == key.address && other.decoder == decoder {
-            output.release(index)
-            pendingDuplicates[other] = nil
-        }
-        var first = reading
+        var first = consume reading
         first.repeats = 1
-        pendingDuplicates[key] = output.append(first, held: true)
+        pendingDuplicates[device] = HeldReading(identity: identity, index: output.append(first, held: true))
     }
 
     /// Releases readings whose copies have stopped, so they go out without waiting for the end.
@@ -268,12 +273,12 @@ public final class ReadingsPipeline {
         let (sinceLast, jumped) = now.subtractingReportingOverflow(lastExpiry)
         guard crowded || jumped || sinceLast < 0 || sinceLast >= 1_000_000 else { return }
         lastExpiry = now
-        for (key, index) in pendingDuplicates {
+        for (device, held) in pendingDuplicates {
             // A damaged capture's timestamps can be further apart than Int64 holds: that is a long wait.
-            let (waited, overflow) = now.subtractingReportingOverflow(output.lastSeen(index))
+            let (waited, overflow) = now.subtractingReportingOverflow(output.lastSeen(held.index))
             guard crowded || overflow || waited > Self.duplicateWindow else { continue }
-            output.release(index)
-            pendingDuplicates[key] = nil
+            output.release(held.index)
+            pendingDuplicates[device] = nil
         }
     }
 }
@@ -287,10 +292,10 @@ struct ReadingOutbox {
     private var base = 0
 
     @discardableResult
-    mutating func append(_ reading: Reading, held isHeld: Bool = false) -> Int {
-        items.append(reading)
+    mutating func append(_ reading: consuming Reading, held isHeld: Bool = false) -> Int {
         held.append(isHeld)
         lastSeenAt.append(reading.timestamp)
+        items.append(reading)
         return base + items.count - 1
     }
 
