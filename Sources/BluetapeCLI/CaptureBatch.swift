@@ -81,7 +81,7 @@ struct CaptureBatch {
         let environment = context.environment
         let decodeCapture = context.decodeCapture
         // Finished captures wait on disk, not in memory: many may wait behind a long one.
-        Parallel.forEach(paths, width: jobs, ahead: jobs * 32) { path -> BatchResult in
+        Parallel.forEach(paths, width: jobs, ahead: jobs * 32, cost: { Files.size($0) ?? 0 }) { path -> BatchResult in
             let spool = Spool()
             let stderr = Output()
             let code: ExitCode

@@ -39,14 +39,14 @@ public enum Parallel {
 }
 
 extension Parallel {
-    /// `transform` of every item on `width` threads, taken in input order; `deliver` runs on the
-    /// calling thread with each result in input order, as soon as it and all before it are done,
-    /// so the first results go out while later ones are still being made. At most `ahead` results
-    /// (default `width`) wait undelivered: a worker does not start an item further ahead of
-    /// delivery, so one long job holds back the others only when that many are done behind it.
-    /// Jobs keep to one thread each as in `map`.
+    /// `transform` of every item on `width` threads; `deliver` runs on the calling thread with
+    /// each result in input order, as soon as it and all before it are done, so the first results
+    /// go out while later ones are still being made. At most `ahead` results (default `width`)
+    /// wait undelivered: a worker starts only items within `ahead` of the next to deliver, the
+    /// costliest of those first (by `cost`), so that one long job does not end up last. Jobs keep
+    /// to one thread each as in `map`.
     public static func forEach<Item: Sendable, Result: Sendable>(
-        _ items: [Item], width: Int = processorCount, ahead: Int? = nil,
+        _ items: [Item], width: Int = processorCount, ahead: Int? = nil, cost: (Item) -> Int = { _ in 0 },
         _ transform: @escaping @Sendable (Item) -> Result, deliver: (Int, Result) -> Void
     ) {
         let held = width <= 1
@@ -57,13 +57,12 @@ extension Parallel {
             }
             return
         }
-        let board = ResultBoard<Result>(count: items.count, window: max(width, ahead ?? width))
+        let board = ResultBoard<Result>(costs: items.map(cost), window: max(width, ahead ?? width))
         let group = DispatchGroup()
         for _ in 0..<width {
             group.enter()
             startThread(named: "bluetape job") {
-                while let index = board.take() {
-                    let othersWaiting = index + 1 < items.count
+                while let (index, othersWaiting) = board.take() {
                     board.put(index, StageThreads.holdingBack(othersWaiting) { transform(items[index]) })
                 }
                 group.leave()
@@ -74,26 +73,45 @@ extension Parallel {
     }
 }
 
-/// Results waiting to be delivered in order, and the next item to start.
+/// Results waiting to be delivered in order, and the items still to start.
 private final class ResultBoard<Result>: @unchecked Sendable {
     private let lock = Lock()
     private var results: [Result?]
-    private var next = 0
+    private let costs: [Int]
+    private var started: [Bool]
+    private var startedCount = 0
+    /// Every item before it has started.
+    private var firstUnstarted = 0
     private var delivered = 0
     private let window: Int
 
-    init(count: Int, window: Int) {
-        results = Array(repeating: nil, count: count)
+    init(costs: [Int], window: Int) {
+        results = Array(repeating: nil, count: costs.count)
+        started = Array(repeating: false, count: costs.count)
+        self.costs = costs
         self.window = window
     }
 
-    /// The next item to work on, once it is within `window` of the next one to deliver.
-    func take() -> Int? {
+    /// The costliest item not started within `window` of the next one to deliver (waiting for
+    /// one), and whether items are left to start after it; nil once every item has started.
+    /// The next to deliver has always started or is in the window, so delivery never waits on
+    /// an item that cannot start.
+    func take() -> (index: Int, othersWaiting: Bool)? {
         lock.withLock {
-            while next < results.count, next - delivered >= window { lock.wait() }
-            guard next < results.count else { return nil }
-            next += 1
-            return next - 1
+            while true {
+                while firstUnstarted < started.count, started[firstUnstarted] { firstUnstarted += 1 }
+                guard firstUnstarted < started.count else { return nil }
+                var best: Int?
+                for index in firstUnstarted..<min(started.count, delivered + window) where !started[index] {
+                    if best == nil || costs[index] > costs[best!] { best = index }
+                }
+                if let best {
+                    started[best] = true
+                    startedCount += 1
+                    return (best, startedCount < started.count)
+                }
+                lock.wait()
+            }
         }
     }
 

@@ -70,6 +70,14 @@ struct StageThreadsTests {
             delivered.append(result)
         }
         #expect(delivered == [true, true, true, false])
+        // Within the window, the costliest starts first and the cheapest last; output keeps its order.
+        var order: [Int] = []
+        Parallel.forEach([1, 5, 3], width: 2, ahead: 8, cost: { $0 }, { ($0, StageThreads.areHeldBack) }) {
+            index, result in
+            order.append(result.0)
+            #expect(result.1 == (result.0 != 1), "only the cheapest, started last, may split its stages")
+        }
+        #expect(order == [1, 5, 3])
     }
 
     @Test func `one job at a time is one thread, and the setting ends with the job`() {
