@@ -12,7 +12,7 @@ import tempfile
 from pyspark.sql import functions as F
 
 from . import inputs
-from .executor import Run, resolve_binary, write_files
+from .executor import Run, one_thread, resolve_binary, write_files
 from .rows import (
     EVENT_COLUMNS, INFO_COLUMNS, READING_COLUMNS, event_row, failure_row, info_row, reading_row, schema)
 
@@ -35,7 +35,7 @@ def decode_captures(spark, paths, *, bluetape="bluetape", layouts=(), gatt=None,
     (default: one per capture, which Spark packs into tasks of about equal size).
     """
     files, arguments = _decoding_files(spark, layouts, gatt)
-    command = ["decode", "--format", "jsonl", *arguments, *options, "-"]
+    command = ["decode", "--format", "jsonl", *one_thread(options), *arguments, *options, "-"]
     return _captures_frame(spark, paths, bluetape, command, files, reading_row, READING_COLUMNS, partitions,
                            timestamps=["ts"])
 
@@ -50,7 +50,7 @@ def events_captures(spark, paths, *, bluetape="bluetape", gatt=None, options=(),
     `options`: filters and more for `bluetape events` (e.g. ["--type", "adv,att"]).
     """
     files, arguments = _decoding_files(spark, (), gatt)
-    command = ["events", "--format", "jsonl", *arguments, *options, "-"]
+    command = ["events", "--format", "jsonl", *one_thread(options), *arguments, *options, "-"]
     return _captures_frame(spark, paths, bluetape, command, files, event_row, EVENT_COLUMNS, partitions,
                            timestamps=["ts"])
 
@@ -63,7 +63,7 @@ def info_captures(spark, paths, *, bluetape="bluetape", options=(), partitions=N
     info_json (the whole object, "file" naming the capture: containers, members, logs found in a
     bug report…), error (Bluetape's messages when the capture was damaged or unreadable).
     """
-    command = ["info", "--json", *options, "-"]
+    command = ["info", "--json", *one_thread(options), *options, "-"]
     return _captures_frame(spark, paths, bluetape, command, {}, None, INFO_COLUMNS, partitions,
                            timestamps=["first_ts", "last_ts"])
 

@@ -157,6 +157,12 @@ def _naming(line, capture):
     return line
 
 
+def one_thread(options):
+    """`--jobs 1` unless `options` say otherwise: an executor runs a task per core, so each
+    bluetape keeps to one thread instead of splitting its stages across cores already taken."""
+    return [] if any(option == "--jobs" or option.startswith("--jobs=") for option in options) else ["--jobs", "1"]
+
+
 def write_files(files, directory):
     """Writes {relative path: bytes} under `directory` (made if missing); returns the directory."""
     for relative, content in files.items():

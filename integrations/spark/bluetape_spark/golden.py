@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 from pyspark import StorageLevel
 
 from . import inputs
-from .executor import Run, resolve_binary, write_files
+from .executor import Run, one_thread, resolve_binary, write_files
 from .rows import DIFFERENCE_COLUMNS, compact, schema
 
 GOLDEN_SUFFIX = ".golden.jsonl"
@@ -149,8 +149,8 @@ def _check_one(binary, options, home, name, capture, data, golden, golden_path):
         files[name + GOLDEN_SUFFIX] = golden[1]
     write_files(files, home)
     try:
-        run = Run(binary, ["golden", "check", "--format", "json", "--max", "0", "--junit", junit, *options,
-                           local_capture], b"")
+        run = Run(binary, ["golden", "check", "--format", "json", "--max", "0", "--junit", junit,
+                           *one_thread(options), *options, local_capture], b"")
         output = b"\n".join(run)
         renames = [(local_golden, golden_path), (local_capture, capture)]
         try:

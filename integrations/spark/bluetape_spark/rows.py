@@ -63,8 +63,12 @@ def schema(columns):
     return StructType([StructField(name, spark_type) for name, spark_type in columns])
 
 
+# One encoder for every call: json.dumps with options builds a new one each time.
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
 def compact(value):
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _COMPACT(value)
 
 
 def microseconds(seconds):
@@ -91,11 +95,13 @@ def reading_row(capture, line):
     typed, extra = _split(reading, _READING_TYPES, handled=("fields", "error"))
     numbers = others = error = None
     fields = reading.get("fields")
-    if isinstance(fields, dict):
+    if type(fields) is dict:
         numbers, others = {}, {}
         for name, value in fields.items():
             kind = type(value)  # not isinstance: a bool is an int to it, and is not a number here
-            if kind is float or (kind is int and -EXACT_INTEGER <= value <= EXACT_INTEGER):
+            if kind is float:
+                numbers[name] = value
+            elif kind is int and -EXACT_INTEGER <= value <= EXACT_INTEGER:
                 numbers[name] = float(value)
             else:
                 others[name] = value
@@ -127,9 +133,10 @@ def _split(record, types, handled=()):
     value of another type, a key without column) for the extra_json column."""
     typed, extra = {}, {}
     for key, value in record.items():
-        kind = types.get(key)
-        if kind is not None:
-            if isinstance(value, kind) and not isinstance(value, bool):
+        kinds = types.get(key)
+        if kinds is not None:
+            # By exact type, as json.loads makes them: a bool is not an int here.
+            if type(value) in kinds:
                 typed[key] = value
             else:
                 extra[key] = value
@@ -139,8 +146,8 @@ def _split(record, types, handled=()):
 
 
 _READING_TYPES = {
-    "frame": int, "ts": (int, float), "addr": str, "decoder": str, "source": str, "uuid": str,
-    "company": int, "repeats": int, "data": str,
+    "frame": (int,), "ts": (int, float), "addr": (str,), "decoder": (str,), "source": (str,), "uuid": (str,),
+    "company": (int,), "repeats": (int,), "data": (str,),
 }
 
 
@@ -152,7 +159,7 @@ def event_row(capture, line):
             *(typed.get(key) for key, _, _ in EVENT_KEYS), compact(extra) if extra else None, None)
 
 
-_EVENT_TYPES = {"frame": int, "ts": (int, float), **{key: kind for key, kind, _ in EVENT_KEYS}}
+_EVENT_TYPES = {"frame": (int,), "ts": (int, float), **{key: (kind,) for key, kind, _ in EVENT_KEYS}}
 
 
 def info_row(capture, line, failure):
