@@ -102,10 +102,13 @@ public final class ReadingsPipeline {
                 default:
                     continue
                 }
+                // Most structures no decoder claims: nothing to copy or gather for them.
+                let candidates = decoders.decoders(for: key)
+                guard candidates != nil || options.includeUndecoded else { continue }
                 if context == nil { context = Self.context(of: adv, bytes) }
                 decode(
-                    key, match: match, bytes: [UInt8](payload), source: "adv", operation: nil, address: adv.address,
-                    context: context!, event)
+                    key, candidates, match: match, bytes: [UInt8](payload), source: "adv", operation: nil,
+                    address: adv.address, context: context!, event)
             }
         }
     }
@@ -144,8 +147,9 @@ public final class ReadingsPipeline {
             return
         }
         decode(
-            .characteristic(uuid), match: .characteristic(uuid), bytes: value, source: source, operation: operation,
-            address: att.peer, context: PayloadContext(address: att.peer), event)
+            .characteristic(uuid), decoders.decoders(for: .characteristic(uuid)), match: .characteristic(uuid),
+            bytes: value, source: source, operation: operation, address: att.peer,
+            context: PayloadContext(address: att.peer), event)
     }
 
     /// The value operations decoders see; requests, discovery and errors carry no attribute value.
@@ -168,9 +172,10 @@ public final class ReadingsPipeline {
 
     // MARK: Decoding
 
+    /// `candidates`: the decoders for `key`, in order (nil when none claims it).
     private func decode(
-        _ key: MatchKey, match: Reading.Match, bytes: [UInt8], source: String, operation: ValueOperation?,
-        address: BluetoothAddress?, context: PayloadContext, _ event: Event
+        _ key: MatchKey, _ candidates: [any PayloadDecoder]?, match: Reading.Match, bytes: [UInt8], source: String,
+        operation: ValueOperation?, address: BluetoothAddress?, context: PayloadContext, _ event: Event
     ) {
         let payloadSource: PayloadSource
         switch key {
@@ -179,7 +184,7 @@ public final class ReadingsPipeline {
         case .characteristic(let uuid): payloadSource = .attribute(uuid: uuid, operation: operation ?? .notify)
         }
         var decoded = false
-        if let candidates = decoders.decoders(for: key) {
+        if let candidates {
             let payload = Payload(payloadSource, bytes, context: context)
             for decoder in candidates {
                 let outcomes = decoder.decode(payload)
