@@ -7,12 +7,8 @@ final class AirConnection {
     let connection: Connection
     let accessAddress: UInt32
     var crcInit: UInt32?
-    /// The last packet each way (0 central, 1 peripheral): its sequence number and a hash of its
-    /// bytes, to spot retransmissions.
-    var lastSequenceNumber: [UInt8?] = [nil, nil]
-    var lastPDUHash: [Int] = [0, 0]
-    var lastTimestamp: Int64?
-    var lastFromCentral = false
+    /// Who sent each PDU, and which are retransmissions.
+    var turns = LinkLayerTurns()
     /// LL encryption started (LL_START_ENC_RSP seen) and the sniffer does not decrypt.
     var encrypted = false
     var reportedEncryption = false
@@ -154,31 +150,9 @@ extension Tracker {
                 "data on access address 0x\(String(packet.accessAddress, radix: 16)) with no CONNECT_IND seen; followed as connection \(connection.id)",
                 connection: connection.id)
         }
-        let fromCentral: Bool
-        if let known = packet.metadata.fromCentral {
-            fromCentral = known
-        } else if let last = air.lastTimestamp, case (let gap, false) = timestamp.subtractingReportingOverflow(last),
-            gap < 2_000
-        {
-            // Within a connection event the two sides take turns, the central first.
-            fromCentral = !air.lastFromCentral
-        } else {
-            fromCentral = true
-        }
-        air.lastTimestamp = timestamp
-        air.lastFromCentral = fromCentral
+        let (fromCentral, retransmitted) = air.turns.observe(packet, at: timestamp)
         let side = fromCentral ? 0 : 1
         let direction: Direction = fromCentral ? .sent : .received
-        // A retransmission repeats the sequence number and the bytes of the packet before it. (A
-        // peer that repeats the sequence number with new bytes is misbehaving: keep its packets.)
-        let sequenceNumber = (packet.header0 >> 3) & 1
-        var hasher = Hasher()
-        hasher.combine(packet.header0 & 0xF3)  // without SN and NESN
-        hasher.combine(bytes: packet.payload.unread)
-        let pduHash = hasher.finalize()
-        let retransmitted = air.lastSequenceNumber[side] == sequenceNumber && air.lastPDUHash[side] == pduHash
-        air.lastSequenceNumber[side] = sequenceNumber
-        air.lastPDUHash[side] = pduHash
         if packet.length == 0 {
             statistics.emptyDataPDUs += 1
             return

@@ -7,10 +7,8 @@ import CaptureModel
 final class AirLink {
     let link: LinkState
     let crcInit: UInt32?
-    var lastSequenceNumber: [UInt8?] = [nil, nil]
-    var lastPDUHash: [Int] = [0, 0]
-    var lastTimestamp: Int64?
-    var lastFromCentral = false
+    /// Who sent each PDU, and which are retransmissions.
+    var turns = LinkLayerTurns()
     /// The tracker's view: LL_START_ENC_RSP seen in the clear.
     var encrypted = false
     /// LL_START_ENC_REQ seen in the clear: every PDU after it is encrypted.
@@ -139,28 +137,9 @@ extension Rewriter {
             air = AirLink(link: LinkState(peer: nil), crcInit: nil)
             if airLinks.count < Self.maximumLinks { airLinks[packet.accessAddress] = air }
         }
-        let fromCentral: Bool
-        if let known = packet.metadata.fromCentral {
-            fromCentral = known
-        } else if let last = air.lastTimestamp, case (let gap, false) = timestamp.subtractingReportingOverflow(last),
-            gap < 2_000
-        {
-            fromCentral = !air.lastFromCentral
-        } else {
-            fromCentral = true
-        }
-        air.lastTimestamp = timestamp
-        air.lastFromCentral = fromCentral
+        let (fromCentral, retransmitted) = air.turns.observe(packet, at: timestamp)
         let side = fromCentral ? 0 : 1
         let direction: Direction = fromCentral ? .sent : .received
-        let sequenceNumber = (packet.header0 >> 3) & 1
-        var hasher = Hasher()
-        hasher.combine(packet.header0 & 0xF3)
-        hasher.combine(bytes: packet.payload.unread)
-        let pduHash = hasher.finalize()
-        let retransmitted = air.lastSequenceNumber[side] == sequenceNumber && air.lastPDUHash[side] == pduHash
-        air.lastSequenceNumber[side] = sequenceNumber
-        air.lastPDUHash[side] = pduHash
         if packet.length == 0 { return }
         if isEncrypted(packet, air) {
             leaveEncrypted(pending)
