@@ -1,5 +1,6 @@
 import BluetoothPackets
 import BluetoothTracking
+import CaptureModel
 
 /// Numbers, durations and names as `stats` and `report` show them to people (no Foundation).
 public enum Formatting {
@@ -79,41 +80,7 @@ public enum Formatting {
     static func two(_ n: UInt64) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
     /// "2025-06-01 10:00:29.907277 UTC".
-    public static func utc(micros: Int64) -> String {
-        var seconds = micros / 1_000_000
-        var fraction = micros % 1_000_000
-        if fraction < 0 {
-            fraction += 1_000_000
-            seconds -= 1
-        }
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        let (year, month, day) = civil(fromDays: days)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(secondOfDay / 3600, 2)):"
-            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(fraction, 6)) UTC"
-    }
-
-    /// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's civil_from_days).
-    static func civil(fromDays z: Int64) -> (Int64, Int64, Int64) {
-        let shifted = z + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    static func pad(_ n: Int64, _ width: Int) -> String {
-        let digits = String(n)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
+    public static func utc(micros: Int64) -> String { CivilTime.utcText(micros: micros) }
 
     // MARK: Names
 
