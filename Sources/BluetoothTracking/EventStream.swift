@@ -10,7 +10,7 @@ public enum EventStream {
     @discardableResult
     public static func read(
         _ reader: some RecordSource, options: Tracker.Options = Tracker.Options(), stop: () -> Bool = { false },
-        firstRecord: (Int64) -> Void = { _ in }, _ body: (Event) -> Void
+        firstRecord: (Int64) -> Void = { _ in }, _ body: (consuming Event) -> Void
     ) -> Tracker.Statistics {
         let tracker = Tracker(options: options)
         var reported = 0
@@ -35,7 +35,7 @@ public enum EventStream {
     /// The reader's new damage reports, through the tracker: behind any event it still holds.
     @discardableResult
     static func reportProblems(
-        _ reader: some RecordSource, from start: Int, timestamp: Int64, _ tracker: Tracker, _ body: (Event) -> Void
+        _ reader: some RecordSource, from start: Int, timestamp: Int64, _ tracker: Tracker, _ body: (consuming Event) -> Void
     ) -> Int {
         let log = reader.problems
         for problem in log.items.dropFirst(start) {

@@ -57,7 +57,7 @@ public final class Tracker {
     @exclusivity(unchecked) var heldCount = 0
 
     /// Where events go while `consume` or `finish` runs: straight out when nothing is held.
-    @exclusivity(unchecked) private var sink: ((Event) -> Void)?
+    @exclusivity(unchecked) private var sink: ((consuming Event) -> Void)?
 
     // The record being processed.
     @exclusivity(unchecked) var frame = 0
@@ -71,7 +71,7 @@ public final class Tracker {
     }
 
     /// Processes one record and hands over the events it completed, in order.
-    public func consume(_ record: CaptureRecord, _ emit: (Event) -> Void) {
+    public func consume(_ record: CaptureRecord, _ emit: (consuming Event) -> Void) {
         statistics.records += 1
         frame = record.frame
         timestamp = record.timestamp
@@ -97,7 +97,7 @@ public final class Tracker {
     }
 
     /// Ends the stream: decides held events, reports unfinished fragments, caches open connections.
-    public func finish(_ emit: (Event) -> Void) {
+    public func finish(_ emit: (consuming Event) -> Void) {
         truncated = false
         for connection in connections.values { releaseHolds(connection) }
         for air in airConnections.values { releaseHolds(air.connection) }
@@ -131,7 +131,7 @@ public final class Tracker {
 
     // MARK: Outbox
 
-    func push(_ body: Event.Body, held: Bool = false) {
+    func push(_ body: consuming Event.Body, held: Bool = false) {
         statistics.events += 1
         let event = Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated)
         // Nothing waiting: the event goes straight out.
@@ -146,7 +146,7 @@ public final class Tracker {
 
     /// A diagnostic found outside the tracker (a damaged record the reader skipped), queued behind
     /// any event still held for a decision so that the stream stays in capture order.
-    func report(_ diagnostic: Diagnostic, frame: Int, timestamp: Int64, _ emit: (Event) -> Void) {
+    func report(_ diagnostic: Diagnostic, frame: Int, timestamp: Int64, _ emit: (consuming Event) -> Void) {
         outbox.append(Event(frame: frame, timestamp: timestamp, body: .diagnostic(diagnostic)))
         outboxHeld.append(false)
         drain(emit)
@@ -178,7 +178,7 @@ public final class Tracker {
         }
     }
 
-    private func drain(_ emit: (Event) -> Void) {
+    private func drain(_ emit: (consuming Event) -> Void) {
         while outboxStart < outbox.count, !outboxHeld[outboxStart] {
             emit(outbox[outboxStart])
             outboxStart += 1

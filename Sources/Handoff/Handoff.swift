@@ -50,8 +50,8 @@ public enum Handoff {
     public static func run<Element: Sendable, Result>(
         batchSize: Int = 1024,
         depth: Int = 8,
-        produce: (_ emit: (Element) -> Void, _ cancelled: () -> Bool) -> Result,
-        consume: (Element) -> Bool
+        produce: (_ emit: (consuming Element) -> Void, _ cancelled: () -> Bool) -> Result,
+        consume: (borrowing Element) -> Bool
     ) -> Result {
         guard isUseful else { return inline(produce: produce, consume: consume) }
         return withoutActuallyEscaping(produce) { produce in
@@ -65,7 +65,7 @@ public enum Handoff {
                 box.value = produce(
                     { element in
                         guard !cancelled else { return }
-                        batch.append(element)
+                        batch.append(consume element)
                         if batch.count == batchSize {
                             cancelled = !queue.put(batch)
                             batch.removeAll(keepingCapacity: true)
@@ -79,8 +79,14 @@ public enum Handoff {
                 body.runOnce()
                 finished.signal()
             }
+            // Elements are lent to `consume` where they lie in the batch, and moved into it on
+            // the other side: an event or a reading is never copied on its way across.
             consuming: while let batch = queue.take() {
-                for element in batch where !consume(element) {
+                let stopped = batch.withUnsafeBufferPointer { elements in
+                    for i in elements.indices where !consume(elements[i]) { return true }
+                    return false
+                }
+                if stopped {
                     queue.stop()
                     break consuming
                 }
@@ -93,8 +99,8 @@ public enum Handoff {
     /// Everything on the calling thread (one core).
     @inlinable
     static func inline<Element, Result>(
-        produce: (_ emit: (Element) -> Void, _ cancelled: () -> Bool) -> Result,
-        consume: (Element) -> Bool
+        produce: (_ emit: (consuming Element) -> Void, _ cancelled: () -> Bool) -> Result,
+        consume: (borrowing Element) -> Bool
     ) -> Result {
         var stopped = false
         return withoutActuallyEscaping(consume) { consume in
