@@ -172,9 +172,11 @@ public final class Capture {
             }
         }
         return Handoff.run { emit, cancelled in
-            EventStream.read(reader, options: tracker, stop: cancelled, firstRecord: first) { event in
-                if filtering, !filter.accepts(event) { return }
-                emit(event)
+            // Unfiltered, events go straight into the hand-over: a closure between would copy each.
+            guard filtering else { return EventStream.read(reader, options: tracker, stop: cancelled, firstRecord: first, emit) }
+            return EventStream.read(reader, options: tracker, stop: cancelled, firstRecord: first) {
+                (event: consuming Event) in
+                if filter.accepts(event) { emit(consume event) }
             }
         } consume: { event in
             body(event)
@@ -195,7 +197,7 @@ public final class Capture {
         guard concurrently, Handoff.isUseful else {
             let pipeline = ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline)
             var going = true
-            func pass(_ reading: Reading) {
+            func pass(_ reading: consuming Reading) {
                 if going, decoding.keeps(reading) { going = body(reading) }
             }
             let statistics = EventStream.read(
@@ -208,13 +210,16 @@ public final class Capture {
         }
         return Handoff.run { emitReading, readingsCancelled in
             let pipeline = ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline)
-            func pass(_ reading: Reading) { if decoding.keeps(reading) { emitReading(reading) } }
+            func pass(_ reading: consuming Reading) { if decoding.keeps(reading) { emitReading(consume reading) } }
             let statistics = Handoff.run { emitEvent, eventsCancelled in
-                EventStream.read(
-                    reader, options: decoding.tracker, stop: eventsCancelled, firstRecord: { filter.timeBase = $0 }
-                ) { event in
-                    if filtering, !filter.accepts(event) { return }
-                    emitEvent(event)
+                let first: (Int64) -> Void = { filter.timeBase = $0 }
+                guard filtering else {
+                    return EventStream.read(
+                        reader, options: decoding.tracker, stop: eventsCancelled, firstRecord: first, emitEvent)
+                }
+                return EventStream.read(reader, options: decoding.tracker, stop: eventsCancelled, firstRecord: first) {
+                    (event: consuming Event) in
+                    if filter.accepts(event) { emitEvent(consume event) }
                 }
             } consume: { event in
                 pipeline.consume(event, pass)
@@ -229,14 +234,30 @@ public final class Capture {
 
     /// The readings as canonical JSON Lines, what golden files hold.
     public func readingsJSONL(_ decoding: DecoderConfiguration) throws(CaptureError) -> [UInt8] {
-        var writer = JSONWriter(capacity: 1 << 16)
+        var readings: [UInt8] = []
+        try writeReadingsJSONL(decoding) { readings.append(contentsOf: $0) }
+        return readings
+    }
+
+    /// The same text handed to `write` in pieces of about 64 KiB as it is made, so that a caller
+    /// comparing or saving it need not hold it all.
+    public func writeReadingsJSONL(
+        _ decoding: DecoderConfiguration, _ write: (UnsafeRawBufferPointer) -> Void
+    ) throws(CaptureError) {
+        let piece = 1 << 16
+        var writer = JSONWriter(capacity: piece + 4096)
+        var keys = ReadingKeys()
         // Concurrently even when several captures are checked at once: the last one then still
         // has every core, and the scheduler shares them out the rest of the time.
         try forEachReading(decoding, concurrently: true) { reading in
-            ReadingJSON.write(reading, to: &writer)
+            ReadingJSON.write(reading, to: &writer, keys: &keys)
+            if writer.count >= piece {
+                writer.withBytes(write)
+                writer.reset()
+            }
             return true
         }
-        return writer.bytes
+        writer.withBytes(write)
     }
 }
 

@@ -74,6 +74,7 @@ enum DecodeCommand: Command {
         let capture = try openCapture(request, context)
         let path = capture.path
         var writer = JSONWriter(capacity: 1 << 17)
+        var keys = ReadingKeys()
         let member = JSONWriter.member("capture", path)
         let column = label ? ReadingCSV.quote(path) + "," : ""
         if format == "csv", !label { writer.raw(string: ReadingCSV.header) }
@@ -84,7 +85,7 @@ enum DecodeCommand: Command {
                 switch format {
                 case "text": ReadingText.write(reading, to: &writer)
                 case "csv": ReadingCSV.write(reading, to: &writer, leading: column)
-                default: ReadingJSON.write(reading, to: &writer)
+                default: ReadingJSON.write(reading, to: &writer, keys: &keys)
                 }
                 if label, format == "jsonl" || format == "json" { writer.insert(member, at: start + 1) }
                 context.stdout.drain(&writer)

@@ -7,6 +7,12 @@ import PayloadDecoders
 /// Readings as JSON Lines: canonical, so that golden files change only when readings do.
 public enum ReadingJSON {
     public static func write(_ reading: Reading, to w: inout JSONWriter) {
+        var keys = ReadingKeys()
+        write(reading, to: &w, keys: &keys)
+    }
+
+    /// `keys`: names already encoded, kept from one reading to the next of a run.
+    public static func write(_ reading: Reading, to w: inout JSONWriter, keys: inout ReadingKeys) {
         w.beginObject()
         w.key("frame")
         w.int(reading.frame)
@@ -17,9 +23,10 @@ public enum ReadingJSON {
             w.quoted(upTo: BluetoothAddress.textLength) { address.writeText(to: $0) }
         }
         w.key("decoder")
-        if let decoder = reading.decoder { w.string(decoder) } else { w.null() }
+        let decoder = reading.decoder.map { keys.decoderSlot($0) }
+        if let decoder { keys.writeDecoder(decoder, to: &w) } else { w.null() }
         w.key("source")
-        w.string(reading.source)
+        keys.writeSource(reading.source, to: &w)
         switch reading.match {
         case .company(let company):
             w.key("company")
@@ -38,7 +45,7 @@ public enum ReadingJSON {
         switch reading.outcome {
         case .fields(let fields):
             w.key("fields")
-            FieldJSON.write(fields, to: &w)
+            if let decoder { keys.write(fields, decoder: decoder, to: &w) } else { FieldJSON.write(fields, to: &w) }
         case .error(let error):
             w.key("error")
             FieldJSON.write(error, to: &w)

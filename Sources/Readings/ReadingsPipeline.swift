@@ -32,6 +32,9 @@ public final class ReadingsPipeline {
     @exclusivity(unchecked) private var lastExpiry: Int64 = .min
     @exclusivity(unchecked) private var lastFrame = 0
     @exclusivity(unchecked) private var lastTimestamp: Int64 = 0
+    /// An advertising payload's bytes for its decoders: one buffer, refilled for each (copied on
+    /// write should a decoder keep it).
+    @exclusivity(unchecked) private var payloadBytes: [UInt8] = []
 
     public init(decoders: DecoderSet, options: Options = Options()) {
         self.decoders = decoders
@@ -41,7 +44,7 @@ public final class ReadingsPipeline {
     }
 
     /// Decodes what the event carries and hands over the readings that are ready, in order.
-    public func consume(_ event: Event, _ emit: (Reading) -> Void) {
+    public func consume(_ event: Event, _ emit: (consuming Reading) -> Void) {
         lastFrame = event.frame
         lastTimestamp = event.timestamp
         switch event.body {
@@ -57,7 +60,7 @@ public final class ReadingsPipeline {
         output.drain(emit)
     }
 
-    public func finish(_ emit: (Reading) -> Void) {
+    public func finish(_ emit: (consuming Reading) -> Void) {
         for held in pendingDuplicates.values { output.release(held.index) }
         pendingDuplicates.removeAll()
         let end = CaptureMoment(frame: lastFrame, timestamp: lastTimestamp)
@@ -105,10 +108,18 @@ public final class ReadingsPipeline {
                 // Most structures no decoder claims: nothing to copy or gather for them.
                 let candidates = decoders.decoders(for: key)
                 guard candidates != nil || options.includeUndecoded else { continue }
-                if context == nil { context = Self.context(of: adv, bytes) }
+                let payloadContext: PayloadContext
+                if decoders.readsAdvertisingContext(key) {
+                    if context == nil { context = Self.context(of: adv, bytes) }
+                    payloadContext = context!
+                } else {
+                    payloadContext = PayloadContext(address: adv.address)
+                }
+                payloadBytes.removeAll(keepingCapacity: true)
+                payloadBytes.append(contentsOf: payload)
                 decode(
-                    key, candidates, match: match, bytes: [UInt8](payload), source: "adv", operation: nil,
-                    address: adv.address, context: context!, event)
+                    key, candidates, match: match, bytes: payloadBytes, source: "adv", operation: nil,
+                    address: adv.address, context: payloadContext, event)
             }
         }
     }
@@ -228,8 +239,8 @@ public final class ReadingsPipeline {
     }
 
     private struct HeldReading {
-        /// The values of the decoder's dedup key.
-        var identity: [FieldValue]
+        /// The fields of the reading, for comparing the values of the decoder's dedup key.
+        var fields: Fields
         /// Where the reading waits in the outbox.
         var index: Int
     }
@@ -250,10 +261,10 @@ public final class ReadingsPipeline {
             output.append(reading)
             return
         }
-        let identity = deduplicated[decoder].names.map { fields[$0] ?? .null }
         let device = DedupDevice(address: reading.address, decoder: decoder)
         if let held = pendingDuplicates[device] {
-            if held.identity == identity {
+            // A missing field counts as null, as it is written.
+            if deduplicated[decoder].names.allSatisfy({ (held.fields[$0] ?? .null) == (fields[$0] ?? .null) }) {
                 let (waited, overflow) = reading.timestamp.subtractingReportingOverflow(output.lastSeen(held.index))
                 if !overflow, waited <= Self.duplicateWindow {
                     output.countRepeat(held.index, at: reading.timestamp)
@@ -266,7 +277,7 @@ public final class ReadingsPipeline {
         }
         var first = consume reading
         first.repeats = 1
-        pendingDuplicates[device] = HeldReading(identity: identity, index: output.append(first, held: true))
+        pendingDuplicates[device] = HeldReading(fields: fields, index: output.append(first, held: true))
     }
 
     /// Releases readings whose copies have stopped, so they go out without waiting for the end.
@@ -290,7 +301,8 @@ public final class ReadingsPipeline {
 
 /// Readings wait here while an earlier one is held for its repeat count, so output stays in order.
 struct ReadingOutbox {
-    private var items: [Reading] = []
+    /// nil once handed over: a reading leaves by being moved out, never copied.
+    private var items: [Reading?] = []
     private var held: [Bool] = []
     private var lastSeenAt: [Int64] = []
     private var start = 0
@@ -310,7 +322,7 @@ struct ReadingOutbox {
     mutating func countRepeat(_ index: Int, at timestamp: Int64) {
         let i = index - base
         guard i >= start, i < items.count else { return }
-        items[i].repeats = (items[i].repeats ?? 1) + 1
+        items[i]!.repeats = (items[i]!.repeats ?? 1) + 1
         lastSeenAt[i] = timestamp
     }
 
@@ -324,9 +336,9 @@ struct ReadingOutbox {
         if i >= start, i < items.count { held[i] = false }
     }
 
-    mutating func drain(_ emit: (Reading) -> Void) {
+    mutating func drain(_ emit: (consuming Reading) -> Void) {
         while start < items.count, !held[start] {
-            emit(items[start])
+            emit(items[start].take()!)
             start += 1
         }
         if start == items.count {
