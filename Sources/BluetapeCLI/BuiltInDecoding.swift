@@ -6,7 +6,7 @@ import GoldenDiff
 extension CommandLineTool {
     /// How `diff` and `golden` decode a capture: its golden.json decode options in, canonical readings
     /// JSON Lines out, through the same library call `bluetape decode` makes.
-    public static let builtInDecoding: CaptureDecoder = { path, options in
+    public static let builtInDecoding: CaptureDecoder = { path, options, write in
         // golden.json's "scrub" section arrives as `scrub` and `scrub.NAME` options.
         let scrubbing = options.filter { $0.key == "scrub" || $0.key.hasPrefix("scrub.") }
         let decoding: DecoderConfiguration
@@ -28,11 +28,10 @@ extension CommandLineTool {
                 capture = try Capture(bytes: scrubbed.bytes, name: path, formats: captureFormats)
                 damage = scrubbed.damage
             }
-            let readings = try capture.readingsJSONL(decoding)
+            try capture.writeReadingsJSONL(decoding, write)
             if let problem = damage ?? capture.problems.items.first {
-                throw DamagedCapture(readings: readings, message: "\(path): \(problem)")
+                throw DamagedCapture(message: "\(path): \(problem)")
             }
-            return readings
         } catch let error as CaptureError {
             throw GoldenError(error.description)
         }

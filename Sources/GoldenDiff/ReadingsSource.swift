@@ -7,20 +7,19 @@ import Darwin
 import FileAccess
 import SystemIO
 
-/// Decodes a capture file into readings JSONL, one canonical reading per line. The decoding
-/// pipeline is supplied by the caller; `options` come from the `decode` section of golden.json.
-public typealias CaptureDecoder = @Sendable (_ path: String, _ options: [String: String]) throws -> [UInt8]
+/// Decodes a capture file into readings JSONL, one canonical reading per line, handing the text to
+/// `write` in pieces as it is made, in order (a check compares them as they come, without holding a
+/// second copy of a large golden). The decoding pipeline is supplied by the caller; `options` come
+/// from the `decode` section of golden.json.
+public typealias CaptureDecoder =
+    @Sendable (_ path: String, _ options: [String: String], _ write: (UnsafeRawBufferPointer) -> Void) throws -> Void
 
-/// Thrown by a `CaptureDecoder` for a capture damaged part way: the readings of every record that
-/// could be read, and what was wrong. `diff` compares those readings and reports the damage;
-/// `golden check` and `update` refuse the capture, since a golden must come from a whole one.
+/// Thrown by a `CaptureDecoder` for a capture damaged part way, after it has written the readings of
+/// every record that could be read: what was wrong. `diff` compares those readings and reports the
+/// damage; `golden check` and `update` refuse the capture, since a golden must come from a whole one.
 public struct DamagedCapture: Error, Sendable {
-    public var readings: [UInt8]
     public var message: String
-    public init(readings: [UInt8], message: String) {
-        self.readings = readings
-        self.message = message
-    }
+    public init(message: String) { self.message = message }
 }
 
 /// Where readings come from: a readings file as it is, or a capture decoded on the fly.
@@ -42,19 +41,38 @@ public enum ReadingsSource {
     public static func decodeCapture(
         _ path: String, options: [String: String], decode: CaptureDecoder
     ) throws(GoldenError) -> [UInt8] {
-        let decoded = try decodeCaptureKeepingDamage(path, options: options, decode: decode)
-        if let damage = decoded.damage { throw GoldenError(damage) }
-        return decoded.readings
+        var readings: [UInt8] = []
+        try stream(path, options: options, decode: decode) { readings.append(contentsOf: $0) }
+        return readings
+    }
+
+    /// The capture's readings handed to `write` as they are made; failures as in `decodeCapture`.
+    public static func stream(
+        _ path: String, options: [String: String], decode: CaptureDecoder, _ write: (UnsafeRawBufferPointer) -> Void
+    ) throws(GoldenError) {
+        if let damage = try streamKeepingDamage(path, options: options, decode: decode, write) {
+            throw GoldenError(damage)
+        }
     }
 
     static func decodeCaptureKeepingDamage(
         _ path: String, options: [String: String], decode: CaptureDecoder
     ) throws(GoldenError) -> (readings: [UInt8], damage: String?) {
+        var readings: [UInt8] = []
+        let damage = try streamKeepingDamage(path, options: options, decode: decode) { readings.append(contentsOf: $0) }
+        return (readings, damage)
+    }
+
+    /// What was wrong with a capture read only in part (its readings are written all the same).
+    private static func streamKeepingDamage(
+        _ path: String, options: [String: String], decode: CaptureDecoder, _ write: (UnsafeRawBufferPointer) -> Void
+    ) throws(GoldenError) -> String? {
         func named(_ message: String) -> String { message.hasPrefix(path) ? message : "\(path): \(message)" }
         do {
-            return (try decode(path, options), nil)
+            try withoutActuallyEscaping(write) { write in try decode(path, options, write) }
+            return nil
         } catch let damaged as DamagedCapture {
-            return (damaged.readings, named(damaged.message))
+            return named(damaged.message)
         } catch let error as GoldenError {
             throw error
         } catch {
