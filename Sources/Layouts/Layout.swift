@@ -117,6 +117,9 @@ public struct Layout: PayloadDecoder, Sendable {
 
     // MARK: - Decoding
 
+    /// A name prefix or service UUIDs to match need the advertisement's context.
+    public var readsAdvertisingContext: Bool { match.namePrefix != nil || !match.serviceUUIDs.isEmpty }
+
     /// True when the payload is this layout's: its key, and every further condition of `match`.
     public func accepts(_ payload: Payload) -> Bool {
         switch payload.source {

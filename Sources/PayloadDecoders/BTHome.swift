@@ -98,21 +98,25 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
         // A repeated object gets a numbered name (temperature_c_2); payloads hold a handful of
         // objects, so a list beats a dictionary here.
         var occurrences: [(name: String, count: Int)] = []
+        occurrences.reserveCapacity(8)
+        func add(_ name: String, _ value: FieldValue) {
+            if let seen = occurrences.firstIndex(where: { $0.name == name }) {
+                occurrences[seen].count += 1
+                fields.append("\(name)_\(occurrences[seen].count)", value)
+            } else {
+                occurrences.append((name, 1))
+                fields.append(name, value)
+            }
+        }
         while !reader.isAtEnd {
             let offset = reader.offset
             let id = try reader.u8("object_id")
             guard let object = BTHomeObject.byID[Int(id)] else {
                 throw DecodeError(.badValue("unknown object id 0x\(hex2(id))"), at: offset, field: "object_id")
             }
-            for (name, value) in try object.read(&reader) {
-                if let seen = occurrences.firstIndex(where: { $0.name == name }) {
-                    occurrences[seen].count += 1
-                    fields.append("\(name)_\(occurrences[seen].count)", value)
-                } else {
-                    occurrences.append((name, 1))
-                    fields.append(name, value)
-                }
-            }
+            let values = try object.read(&reader)
+            add(values.name, values.value)
+            if let second = values.second { add(second.name, second.value) }
         }
     }
 
@@ -196,6 +200,6 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
             try reader.skip(1)
             return try object.read(&reader)
         }
-        return values?.first?.value == value
+        return values?.value == value
     }
 }

@@ -149,41 +149,54 @@ struct BTHomeObject: Sendable {
 
     // MARK: - Reading
 
+    /// What an object holds: a named value, and for a dimmer or a command a second one. (A
+    /// struct, not a list: payloads are decoded by the hundred thousand.)
+    struct Values {
+        var name: String
+        var value: FieldValue
+        var second: (name: String, value: FieldValue)?
+        init(_ name: String, _ value: FieldValue, _ second: (name: String, value: FieldValue)? = nil) {
+            self.name = name
+            self.value = value
+            self.second = second
+        }
+    }
+
     /// The object's value (after its id byte), as one or two named values.
-    func read(_ reader: inout ByteReader) throws(DecodeError) -> [(name: String, value: FieldValue)] {
+    func read(_ reader: inout ByteReader) throws(DecodeError) -> Values {
         switch format {
         case .number(let size, let signed, let multiplier, let divisor):
             let raw =
                 signed
                 ? try reader.signed(size: size, .little, name) : Int64(try reader.unsigned(size: size, .little, name))
-            if multiplier == 1, divisor == 1 { return [(name, .int(raw))] }
-            return [(name, .double(Double(raw * multiplier) / Double(divisor)))]
+            if multiplier == 1, divisor == 1 { return Values(name, .int(raw)) }
+            return Values(name, .double(Double(raw * multiplier) / Double(divisor)))
         case .binary:
-            return [(name, .bool(try reader.u8(name) != 0))]
+            return Values(name, .bool(try reader.u8(name) != 0))
         case .button:
-            return [(name, Self.buttonEvents.name(try reader.u8(name)))]
+            return Values(name, Self.buttonEvents.name(try reader.u8(name)))
         case .dimmer:
             let event = try reader.u8(name)
             let steps = try reader.u8("\(name)_steps")
-            return [(name, Self.dimmerEvents.name(event)), ("\(name)_steps", .int(Int64(steps)))]
+            return Values(name, Self.dimmerEvents.name(event), ("\(name)_steps", .int(Int64(steps))))
         case .command:
             let count = Int(try reader.u8("\(name)_length") & Self.commandArgumentsMask)
             let opcode = try reader.u8(name)
             let arguments = try reader.bytes(count, "\(name)_args")
-            return [(name, Self.commands.name(opcode)), ("\(name)_args", .string(Hex.encode(arguments)))]
+            return Values(name, Self.commands.name(opcode), ("\(name)_args", .string(Hex.encode(arguments))))
         case .text:
             let length = Int(try reader.u8("\(name)_length"))
             let offset = reader.offset
             guard let text = String(validating: try reader.bytes(length, name), as: UTF8.self) else {
                 throw DecodeError(.badValue("not UTF-8"), at: offset, field: name)
             }
-            return [(name, .string(text))]
+            return Values(name, .string(text))
         case .raw:
             let length = Int(try reader.u8("\(name)_length"))
-            return [(name, .string(Hex.encode(try reader.bytes(length, name))))]
+            return Values(name, .string(Hex.encode(try reader.bytes(length, name))))
         case .firmwareVersion(let size):
             let parts = try reader.array(size, name).reversed().map { String($0) }
-            return [(name, .string(parts.joined(separator: ".")))]
+            return Values(name, .string(parts.joined(separator: ".")))
         }
     }
 

@@ -186,6 +186,9 @@ public protocol PayloadDecoder: Sendable {
     /// Fresh state for work across this decoder's payloads (a log download followed over many
     /// notifications), one per decoding run; nil when it decodes payloads one by one.
     func makeFollowUp() -> (any DecoderFollowUp)?
+    /// Whether it looks at an advertisement's local name or service UUIDs (`PayloadContext`);
+    /// when no decoder does, they are not gathered. The address is always given.
+    var readsAdvertisingContext: Bool { get }
 }
 
 extension PayloadDecoder {
@@ -195,6 +198,7 @@ extension PayloadDecoder {
     }
     public var dedupKey: [String]? { nil }
     public func makeFollowUp() -> (any DecoderFollowUp)? { nil }
+    public var readsAdvertisingContext: Bool { false }
 
     /// Runs `body` over the payload bytes and turns its result or error into one outcome.
     public func decoding(_ bytes: [UInt8], _ body: (inout ByteReader) throws(DecodeError) -> Fields)

@@ -7,6 +7,8 @@ public struct DecoderSet: Sendable {
     /// Per match key, the decoders to try in order. A list, not a dictionary: a set holds a few
     /// dozen keys, and comparing them is cheaper than hashing one (this runs for every payload).
     private var index: [(key: MatchKey, decoders: [any PayloadDecoder])] = []
+    /// The match keys for which some decoder reads an advertisement's name or service UUIDs.
+    private var keysReadingContext: [MatchKey] = []
 
     /// `only`: decoder ids to keep (nil keeps all).
     public init(_ decoders: [any PayloadDecoder], only: Set<String>? = nil) {
@@ -19,8 +21,14 @@ public struct DecoderSet: Sendable {
                 } else {
                     index.append((key, [decoder]))
                 }
+                if decoder.readsAdvertisingContext, !keysReadingContext.contains(key) { keysReadingContext.append(key) }
             }
         }
+    }
+
+    /// Whether a decoder for `key` needs the advertisement's local name and service UUIDs.
+    public func readsAdvertisingContext(_ key: MatchKey) -> Bool {
+        !keysReadingContext.isEmpty && keysReadingContext.contains(key)
     }
 
     public func decoders(for key: MatchKey) -> [any PayloadDecoder]? {
