@@ -171,12 +171,10 @@ public final class Capture {
                 going = body(event)
             }
         }
-        return Handoff.run { emit, cancelled in
-            // Unfiltered, events go straight into the hand-over: a closure between would copy each.
-            guard filtering else { return EventStream.read(reader, options: tracker, stop: cancelled, firstRecord: first, emit) }
-            return EventStream.read(reader, options: tracker, stop: cancelled, firstRecord: first) {
+        return Handoff.run { sink in
+            EventStream.read(reader, options: tracker, stop: { sink.isCancelled }, firstRecord: first) {
                 (event: consuming Event) in
-                if filter.accepts(event) { emit(consume event) }
+                if !filtering || filter.accepts(event) { sink.emit(consume event) }
             }
         } consume: { event in
             body(event)
@@ -208,22 +206,18 @@ public final class Capture {
             if going { pipeline.finish(pass) }
             return statistics
         }
-        return Handoff.run { emitReading, readingsCancelled in
+        return Handoff.run { readings in
             let pipeline = ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline)
-            func pass(_ reading: consuming Reading) { if decoding.keeps(reading) { emitReading(consume reading) } }
-            let statistics = Handoff.run { emitEvent, eventsCancelled in
-                let first: (Int64) -> Void = { filter.timeBase = $0 }
-                guard filtering else {
-                    return EventStream.read(
-                        reader, options: decoding.tracker, stop: eventsCancelled, firstRecord: first, emitEvent)
-                }
-                return EventStream.read(reader, options: decoding.tracker, stop: eventsCancelled, firstRecord: first) {
-                    (event: consuming Event) in
-                    if filter.accepts(event) { emitEvent(consume event) }
+            func pass(_ reading: consuming Reading) { if decoding.keeps(reading) { readings.emit(consume reading) } }
+            let statistics = Handoff.run { events in
+                EventStream.read(
+                    reader, options: decoding.tracker, stop: { events.isCancelled }, firstRecord: { filter.timeBase = $0 }
+                ) { (event: consuming Event) in
+                    if !filtering || filter.accepts(event) { events.emit(consume event) }
                 }
             } consume: { event in
                 pipeline.consume(event, pass)
-                return !readingsCancelled()
+                return !readings.isCancelled
             }
             pipeline.finish(pass)
             return statistics

@@ -62,15 +62,15 @@ struct CaptureFeed {
         let configuration = configuration
         let pipeline = ReadingsPipeline(decoders: configuration.decoderSet, options: configuration.pipeline)
         let tracker = configuration.tracker
-        let statistics = Handoff.run { emitReading, readingsCancelled in
-            Handoff.run { emitEvent, eventsCancelled in
-                EventStream.read(reader, options: tracker, stop: eventsCancelled) { e in
+        let statistics = Handoff.run { readings in
+            Handoff.run { events in
+                EventStream.read(reader, options: tracker, stop: { events.isCancelled }) { (e: consuming Event) in
                     event(e)
-                    emitEvent(e)
+                    events.emit(e)
                 }
-            } consume: { (e: Event) in
-                pipeline.consume(e) { if configuration.keeps($0) { emitReading($0) } }
-                return !readingsCancelled()
+            } consume: { (e: borrowing Event) in
+                pipeline.consume(e) { if configuration.keeps($0) { readings.emit($0) } }
+                return !readings.isCancelled
             }
         } consume: { (r: Reading) in
             reading(r, check(r))
@@ -86,9 +86,9 @@ struct CaptureFeed {
     /// `event` on this one.
     func runEvents(_ reader: CaptureReader, event: (Event) -> Void) -> Tracker.Statistics {
         let tracker = configuration.tracker
-        return Handoff.run { emitEvent, cancelled in
-            EventStream.read(reader, options: tracker, stop: cancelled) { emitEvent($0) }
-        } consume: { (e: Event) in
+        return Handoff.run { events in
+            EventStream.read(reader, options: tracker, stop: { events.isCancelled }) { events.emit($0) }
+        } consume: { (e: borrowing Event) in
             event(e)
             return true
         }

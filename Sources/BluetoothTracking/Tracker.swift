@@ -183,7 +183,7 @@ public final class Tracker {
             emit(outbox[outboxStart])
             outboxStart += 1
         }
-        if outboxStart == outbox.count {
+        if outboxStart == outbox.count, !outbox.isEmpty {
             outboxBase += outbox.count
             outbox.removeAll(keepingCapacity: true)
             outboxHeld.removeAll(keepingCapacity: true)

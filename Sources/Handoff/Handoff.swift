@@ -43,14 +43,14 @@ public enum Handoff {
     }
 
     /// - Parameters:
-    ///   - produce: Runs on the second thread; calls `emit` for each element and may poll
-    ///     `cancelled` to stop early. Its result is returned by `run`.
+    ///   - produce: Runs on the second thread; gives each element to `sink.emit` and may poll
+    ///     `sink.isCancelled` to stop early. Its result is returned by `run`.
     ///   - consume: Runs on the calling thread, in order; returns false to stop.
     @inlinable
     public static func run<Element: Sendable, Result>(
         batchSize: Int = 1024,
         depth: Int = 8,
-        produce: (_ emit: (consuming Element) -> Void, _ cancelled: () -> Bool) -> Result,
+        produce: (_ sink: HandoffSink<Element>) -> Result,
         consume: (borrowing Element) -> Bool
     ) -> Result {
         guard isUseful else { return inline(produce: produce, consume: consume) }
@@ -59,20 +59,9 @@ public enum Handoff {
             let finished = DispatchSemaphore(value: 0)
             let box = ResultBox<Result>()
             let body = ProducerBody {
-                var batch: [Element] = []
-                batch.reserveCapacity(batchSize)
-                var cancelled = false
-                box.value = produce(
-                    { element in
-                        guard !cancelled else { return }
-                        batch.append(consume element)
-                        if batch.count == batchSize {
-                            cancelled = !queue.put(batch)
-                            batch.removeAll(keepingCapacity: true)
-                        }
-                    },
-                    { cancelled })
-                if !batch.isEmpty, !cancelled { _ = queue.put(batch) }
+                let sink = HandoffSink<Element>(batchSize: batchSize) { queue.put($0) }
+                box.value = produce(sink)
+                sink.flush()
                 queue.finish()
             }
             startThread(named: "bluetape producer") {
@@ -82,11 +71,7 @@ public enum Handoff {
             // Elements are lent to `consume` where they lie in the batch, and moved into it on
             // the other side: an event or a reading is never copied on its way across.
             consuming: while let batch = queue.take() {
-                let stopped = batch.withUnsafeBufferPointer { elements in
-                    for i in elements.indices where !consume(elements[i]) { return true }
-                    return false
-                }
-                if stopped {
+                for i in batch.indices where !consume(batch[i]) {
                     queue.stop()
                     break consuming
                 }
@@ -96,16 +81,54 @@ public enum Handoff {
         }
     }
 
-    /// Everything on the calling thread (one core).
+    /// Everything on the calling thread (one core): each element is consumed as it is emitted.
     @inlinable
     static func inline<Element, Result>(
-        produce: (_ emit: (consuming Element) -> Void, _ cancelled: () -> Bool) -> Result,
+        produce: (_ sink: HandoffSink<Element>) -> Result,
         consume: (borrowing Element) -> Bool
     ) -> Result {
-        var stopped = false
-        return withoutActuallyEscaping(consume) { consume in
-            produce({ element in if !stopped, !consume(element) { stopped = true } }, { stopped })
+        withoutActuallyEscaping(consume) { consume in
+            let sink = HandoffSink<Element>(batchSize: 1) { batch in batch.allSatisfy { consume($0) } }
+            let result = produce(sink)
+            sink.flush()
+            return result
         }
+    }
+}
+
+/// Where a producer puts what it makes. A class with a method rather than a closure, so that an
+/// element is moved into the batch: a closure of the generic function would copy each one.
+public final class HandoffSink<Element> {
+    // Used by the producing thread alone.
+    @exclusivity(unchecked) @usableFromInline var batch: [Element] = []
+    @usableFromInline let batchSize: Int
+    /// Hands a full batch on; false once the consumer has stopped.
+    @usableFromInline let send: ([Element]) -> Bool
+    @exclusivity(unchecked) @usableFromInline var stopped = false
+
+    @usableFromInline
+    init(batchSize: Int, send: @escaping ([Element]) -> Bool) {
+        self.batchSize = max(1, batchSize)
+        self.send = send
+        batch.reserveCapacity(self.batchSize)
+    }
+
+    /// Queues `element` for the consumer (dropped once it has stopped).
+    @inlinable
+    public func emit(_ element: consuming Element) {
+        guard !stopped else { return }
+        batch.append(element)
+        if batch.count == batchSize { flush() }
+    }
+
+    /// Whether the consumer has stopped: the producer may finish early.
+    public var isCancelled: Bool { stopped }
+
+    @usableFromInline
+    func flush() {
+        guard !batch.isEmpty else { return }
+        if !stopped { stopped = !send(batch) }
+        batch.removeAll(keepingCapacity: true)
     }
 }
 

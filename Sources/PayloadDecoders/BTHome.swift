@@ -81,8 +81,7 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
             throw DecodeError(
                 .badValue("BTHome version \(info >> 5), only version 2 is decoded"), at: 0, field: "device_info")
         }
-        var fields = Fields()
-        fields.entries.reserveCapacity(8)
+        var fields = Fields(capacity: 8)
         fields.append("encrypted", .bool(info & Self.encryptedFlag != 0))
         fields.append("trigger_based", .bool(info & Self.triggerFlag != 0))
         if info & Self.encryptedFlag != 0 {

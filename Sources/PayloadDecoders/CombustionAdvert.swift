@@ -56,8 +56,7 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
     }
 
     static func read(_ reader: inout ByteReader) throws(DecodeError) -> Fields {
-        var fields = Fields()
-        fields.entries.reserveCapacity(24)
+        var fields = Fields(capacity: 24)
         let productType = try reader.u8("product_type")
         fields.append("product_type", .int(Int64(productType)))
         fields.append("product", productTypes.name(productType))

@@ -56,6 +56,12 @@ public struct Fields: Sendable, Hashable, ExpressibleByArrayLiteral {
     public var entries: [Field]
 
     public init(_ entries: [Field] = []) { self.entries = entries }
+
+    /// No fields yet, with room for `capacity` (one allocation where appends would grow it).
+    public init(capacity: Int) {
+        entries = []
+        entries.reserveCapacity(capacity)
+    }
     public init(arrayLiteral elements: Field...) { entries = elements }
 
     public mutating func append(_ name: String, _ value: FieldValue) { entries.append(Field(name, value)) }

@@ -36,7 +36,8 @@ public struct SIGHeartRate: PayloadDecoder, PayloadEncoder {
     static func read(_ reader: inout ByteReader) throws(DecodeError) -> Fields {
         let flags = try reader.u8("flags")
         let rate = flags & rateIsU16 != 0 ? try reader.u16le("heart_rate_bpm") : UInt16(try reader.u8("heart_rate_bpm"))
-        var fields: Fields = [Field("heart_rate_bpm", .int(Int64(rate)))]
+        var fields = Fields(capacity: 4)
+        fields.append("heart_rate_bpm", .int(Int64(rate)))
         if flags & contactSupported != 0 {
             fields.append("sensor_contact", .bool(flags & contactDetected != 0))
         }
@@ -47,6 +48,7 @@ public struct SIGHeartRate: PayloadDecoder, PayloadEncoder {
             // At least one interval when the flag says they are there.
             try reader.require(2, "rr_intervals_s")
             var intervals: [FieldValue] = []
+            intervals.reserveCapacity(reader.remaining / 2)
             while !reader.isAtEnd {
                 intervals.append(.double(Double(try reader.u16le("rr_intervals_s")) / 1024))
             }

@@ -6,7 +6,7 @@ public struct DecoderSet: Sendable {
     public let decoders: [any PayloadDecoder]
     /// Per match key, the decoders to try in order. A list, not a dictionary: a set holds a few
     /// dozen keys, and comparing them is cheaper than hashing one (this runs for every payload).
-    private var index: [(key: MatchKey, decoders: [any PayloadDecoder])] = []
+    private var index: [(key: MatchKey, decoders: [Candidate])] = []
     /// The match keys for which some decoder reads an advertisement's name or service UUIDs.
     private var keysReadingContext: [MatchKey] = []
 
@@ -14,12 +14,13 @@ public struct DecoderSet: Sendable {
     public init(_ decoders: [any PayloadDecoder], only: Set<String>? = nil) {
         let kept = only.map { ids in decoders.filter { ids.contains($0.id) } } ?? decoders
         self.decoders = kept
-        for decoder in kept {
+        for (slot, decoder) in kept.enumerated() {
             for key in decoder.matches {
+                let candidate = Candidate(decoder: decoder, slot: slot)
                 if let i = index.firstIndex(where: { $0.key == key }) {
-                    index[i].decoders.append(decoder)
+                    index[i].decoders.append(candidate)
                 } else {
-                    index.append((key, [decoder]))
+                    index.append((key, [candidate]))
                 }
                 if decoder.readsAdvertisingContext, !keysReadingContext.contains(key) { keysReadingContext.append(key) }
             }
@@ -31,7 +32,14 @@ public struct DecoderSet: Sendable {
         !keysReadingContext.isEmpty && keysReadingContext.contains(key)
     }
 
-    public func decoders(for key: MatchKey) -> [any PayloadDecoder]? {
+    /// A decoder to try, with its place in `decoders`: what a run keeps per decoder is found by
+    /// that number, not by comparing ids.
+    public struct Candidate: Sendable {
+        public var decoder: any PayloadDecoder
+        public var slot: Int
+    }
+
+    public func decoders(for key: MatchKey) -> [Candidate]? {
         index.first { $0.key == key }?.decoders
     }
 

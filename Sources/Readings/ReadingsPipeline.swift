@@ -19,12 +19,12 @@ public final class ReadingsPipeline {
 
     let decoders: DecoderSet
     let options: Options
-    /// The decoders' dedup keys as a list: looked up for every reading, and it holds one or two ids.
-    /// A reading's place in it stands for its decoder in the dedup table, which then hashes a
-    /// number instead of the decoder's id.
-    private let deduplicated: [(decoder: String, names: [String])]
-    /// Follow-ups by the id of the decoder whose outcomes they see; a list for the same reason.
-    private let followUps: [(decoder: String, followUp: any DecoderFollowUp)]
+    /// Each decoder's dedup key, by its place in the decoder set (nil: every payload is a reading).
+    private let dedupKeys: [[String]?]
+    /// Each decoder's follow-up, by its place in the decoder set.
+    private let followUpOf: [(any DecoderFollowUp)?]
+    /// The follow-ups there are, for the end of a connection and of the capture.
+    private let followUps: [any DecoderFollowUp]
     @exclusivity(unchecked) private var output = ReadingOutbox()
     /// The reading held for its repeat count, per device and decoder: a device's new value makes
     /// its earlier one final, so there is at most one.
@@ -39,8 +39,9 @@ public final class ReadingsPipeline {
     public init(decoders: DecoderSet, options: Options = Options()) {
         self.decoders = decoders
         self.options = options
-        deduplicated = decoders.decoders.compactMap { decoder in decoder.dedupKey.map { (decoder.id, $0) } }
-        followUps = decoders.decoders.compactMap { decoder in decoder.makeFollowUp().map { (decoder.id, $0) } }
+        dedupKeys = decoders.decoders.map(\.dedupKey)
+        followUpOf = decoders.decoders.map { $0.makeFollowUp() }
+        followUps = followUpOf.compactMap { $0 }
     }
 
     /// Decodes what the event carries and hands over the readings that are ready, in order.
@@ -53,7 +54,7 @@ public final class ReadingsPipeline {
         case .disconnect(let d):
             guard let address = d.address else { break }
             let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
-            for (_, followUp) in followUps { append(followUp.connectionEnded(with: address, at: moment)) }
+            for followUp in followUps { append(followUp.connectionEnded(with: address, at: moment)) }
         default: break
         }
         expireDuplicates(now: event.timestamp)
@@ -64,7 +65,7 @@ public final class ReadingsPipeline {
         for held in pendingDuplicates.values { output.release(held.index) }
         pendingDuplicates.removeAll()
         let end = CaptureMoment(frame: lastFrame, timestamp: lastTimestamp)
-        for (_, followUp) in followUps { append(followUp.finish(at: end)) }
+        for followUp in followUps { append(followUp.finish(at: end)) }
         output.drain(emit)
     }
 
@@ -185,7 +186,7 @@ public final class ReadingsPipeline {
 
     /// `candidates`: the decoders for `key`, in order (nil when none claims it).
     private func decode(
-        _ key: MatchKey, _ candidates: [any PayloadDecoder]?, match: Reading.Match, bytes: [UInt8], source: String,
+        _ key: MatchKey, _ candidates: [DecoderSet.Candidate]?, match: Reading.Match, bytes: [UInt8], source: String,
         operation: ValueOperation?, address: BluetoothAddress?, context: PayloadContext, _ event: Event
     ) {
         let payloadSource: PayloadSource
@@ -197,20 +198,18 @@ public final class ReadingsPipeline {
         var decoded = false
         if let candidates {
             let payload = Payload(payloadSource, bytes, context: context)
-            for decoder in candidates {
-                let outcomes = decoder.decode(payload)
+            for candidate in candidates {
+                let outcomes = candidate.decoder.decode(payload)
                 if outcomes.isEmpty { continue }
                 decoded = true
-                let id = decoder.id
+                let id = candidate.decoder.id
                 for (index, outcome) in outcomes.enumerated() {
                     let readingOutcome: Reading.Outcome
                     switch outcome {
                     case .fields(let fields): readingOutcome = .fields(fields)
                     case .error(let error): readingOutcome = .error(error)
                     }
-                    if !followUps.isEmpty, let address, case .fields(let fields) = outcome,
-                        let followUp = followUps.first(where: { $0.decoder == id })?.followUp
-                    {
+                    if let followUp = followUpOf[candidate.slot], let address, case .fields(let fields) = outcome {
                         let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
                         append(followUp.observe(fields, from: address, at: moment))
                     }
@@ -218,7 +217,8 @@ public final class ReadingsPipeline {
                         Reading(
                             frame: event.frame, timestamp: event.timestamp, address: address, decoder: id,
                             source: source, match: match, index: outcomes.count > 1 ? index : nil,
-                            outcome: readingOutcome))
+                            outcome: readingOutcome),
+                        decoder: candidate.slot)
                 }
             }
         }
@@ -234,7 +234,7 @@ public final class ReadingsPipeline {
 
     private struct DedupDevice: Hashable {
         var address: BluetoothAddress?
-        /// The decoder's place in `deduplicated`.
+        /// The decoder's place in the decoder set.
         var decoder: Int
     }
 
@@ -253,18 +253,16 @@ public final class ReadingsPipeline {
     static let maximumHeld = 512
     static let maximumWaiting = 20_000
 
-    private func deliver(_ reading: consuming Reading) {
-        guard !options.allRepeats, let id = reading.decoder,
-            let decoder = deduplicated.firstIndex(where: { $0.decoder == id }),
-            case .fields(let fields) = reading.outcome
-        else {
+    /// `decoder`: the place of the reading's decoder in the decoder set.
+    private func deliver(_ reading: consuming Reading, decoder: Int) {
+        guard !options.allRepeats, let names = dedupKeys[decoder], case .fields(let fields) = reading.outcome else {
             output.append(reading)
             return
         }
         let device = DedupDevice(address: reading.address, decoder: decoder)
         if let held = pendingDuplicates[device] {
             // A missing field counts as null, as it is written.
-            if deduplicated[decoder].names.allSatisfy({ (held.fields[$0] ?? .null) == (fields[$0] ?? .null) }) {
+            if names.allSatisfy({ (held.fields[$0] ?? .null) == (fields[$0] ?? .null) }) {
                 let (waited, overflow) = reading.timestamp.subtractingReportingOverflow(output.lastSeen(held.index))
                 if !overflow, waited <= Self.duplicateWindow {
                     output.countRepeat(held.index, at: reading.timestamp)

@@ -8,8 +8,8 @@ struct HandoffTests {
     @Test(arguments: [1, 7, 1024])
     func `every element arrives once, in order, and the producer's result comes back`(batchSize: Int) {
         var received: [Int] = []
-        let produced = Handoff.run(batchSize: batchSize, depth: 2) { emit, _ in
-            for i in 0..<10_000 { emit(i) }
+        let produced = Handoff.run(batchSize: batchSize, depth: 2) { sink in
+            for i in 0..<10_000 { sink.emit(i) }
             return "done"
         } consume: { (element: Int) in
             received.append(element)
@@ -21,10 +21,10 @@ struct HandoffTests {
 
     @Test func `a consumer that stops early cancels the producer`() {
         var received = 0
-        let made = Handoff.run(batchSize: 16, depth: 2) { emit, cancelled in
+        let made = Handoff.run(batchSize: 16, depth: 2) { sink in
             var made = 0
-            while !cancelled(), made < 10_000_000 {
-                emit(made)
+            while !sink.isCancelled, made < 10_000_000 {
+                sink.emit(made)
                 made += 1
             }
             return made
@@ -39,7 +39,7 @@ struct HandoffTests {
 
     @Test func `nothing produced`() {
         var calls = 0
-        let result = Handoff.run(produce: { (_: (Int) -> Void, _) in 42 }, consume: { _ in
+        let result = Handoff.run(produce: { (_: HandoffSink<Int>) in 42 }, consume: { _ in
             calls += 1
             return true
         })
@@ -88,11 +88,26 @@ struct StageThreadsTests {
         StageThreads.holdingBack(true) {
             #expect(!Handoff.isUseful)
             var received: [Int] = []
-            Handoff.run(produce: { (emit: (Int) -> Void, _) in for i in 0..<3 { emit(i) } }) { value in
+            Handoff.run(produce: { (sink: HandoffSink<Int>) in for i in 0..<3 { sink.emit(i) } }) { value in
                 received.append(value)
                 return true
             }
             #expect(received == [0, 1, 2])
+            // On one thread each element is consumed as it is emitted, so a stop is seen at once.
+            var seen = 0
+            let emitted = Handoff.run { (sink: HandoffSink<Int>) in
+                var emitted = 0
+                while !sink.isCancelled {
+                    sink.emit(emitted)
+                    emitted += 1
+                }
+                return emitted
+            } consume: { _ in
+                seen += 1
+                return seen < 5
+            }
+            #expect(seen == 5)
+            #expect(emitted == 5)
         }
     }
 }
