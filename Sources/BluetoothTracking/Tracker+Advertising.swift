@@ -35,7 +35,7 @@ extension Tracker {
         }
         let advertisement = Advertisement(
             address: report.address, addressType: report.addressType, rssi: report.rssi == 127 ? nil : report.rssi,
-            pdu: pdu, data: AdvertisingData([UInt8](report.data)))
+            pdu: pdu, data: AdvertisingData(report.data))
         emitAdvertisement(advertisement, dataOffset: report.dataOffset)
     }
 

@@ -69,7 +69,7 @@ extension Tracker {
         {
             var adv = Advertisement(
                 address: address, addressType: advertiserType, rssi: packet.metadata.rssi, pdu: pdu,
-                data: AdvertisingData([UInt8](data)))
+                data: AdvertisingData(data))
             adv.channel = packet.metadata.channel
             return adv
         }

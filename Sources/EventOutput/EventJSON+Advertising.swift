@@ -37,7 +37,7 @@ extension EventJSON {
             w.key("truncated")
             w.bool(true)
         }
-        adv.data.bytes.withUnsafeBytes { bytes in writeAD(bytes, &w) }
+        adv.data.withUnsafeBytes { bytes in writeAD(bytes, &w) }
     }
 
     /// The AD list in order, then the lifted fields: name, mfr, service_data, uuids, tx_power, flags,

@@ -88,7 +88,7 @@ public struct EventText {
             if let rssi = a.rssi { summary += " rssi \(rssi)" }
             if let channel = a.channel { summary += " ch \(channel)" }
             if a.truncated { summary += " truncated" }
-            a.data.bytes.withUnsafeBytes { Self.adDetails($0, &d) }
+            a.data.withUnsafeBytes { Self.adDetails($0, &d) }
             return ("recv", summary)
         case .connect(let c):
             return ("recv", connect(c, &d))

@@ -89,7 +89,7 @@ public final class ReadingsPipeline {
 
     private func advertisement(_ adv: Advertisement, _ event: Event) {
         var context: PayloadContext?
-        adv.data.bytes.withUnsafeBytes { bytes in
+        adv.data.withUnsafeBytes { bytes in
             for s in AdvertisingData.structures(in: bytes) {
                 let key: MatchKey
                 let match: Reading.Match

@@ -35,7 +35,7 @@ public struct DeviceStatistics: Sendable {
 
     private var lastAdvertTime: Int64?
     /// The last advertising data per PDU kind: a repeat of it needs no parsing.
-    private var lastData: [[UInt8]] = Array(repeating: [], count: 6)
+    private var lastData: [AdvertisingData] = Array(repeating: AdvertisingData([]), count: 6)
 
     init(address: BluetoothAddress, event: Event) {
         self.address = address
@@ -65,8 +65,8 @@ public struct DeviceStatistics: Sendable {
             }
             lastAdvertTime = event.timestamp
         }
-        if lastData[kind] != advert.data.bytes {
-            lastData[kind] = advert.data.bytes
+        if lastData[kind] != advert.data {
+            lastData[kind] = advert.data
             learn(from: advert.data)
         }
     }

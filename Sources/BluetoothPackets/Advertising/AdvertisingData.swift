@@ -35,10 +35,56 @@ public enum ADType {
 /// Parsing follows BlueZ's rules: a zero length ends the significant part; a length that runs past
 /// the end stops parsing there, and that is reported as an error located at its length byte.
 public struct AdvertisingData: Sendable, Hashable {
-    /// The raw bytes, owned.
-    public var bytes: [UInt8]
+    /// Up to 31 bytes (all of legacy advertising data) are kept in the value itself, so that an
+    /// advertisement costs no allocation; longer extended data goes to the heap.
+    @usableFromInline var short: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    @usableFromInline var shortCount: UInt8 = 0
+    @usableFromInline var long: [UInt8]?
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// The most bytes held without an allocation.
+    public static let inlineCapacity = 31
+
+    public init(_ bytes: [UInt8]) {
+        if bytes.count <= Self.inlineCapacity {
+            bytes.withUnsafeBytes { store($0) }
+        } else {
+            long = bytes
+        }
+    }
+
+    /// A copy of `bytes`, allocating only when there are more than 31.
+    public init(_ bytes: UnsafeRawBufferPointer) {
+        if bytes.count <= Self.inlineCapacity { store(bytes) } else { long = [UInt8](bytes) }
+    }
+
+    private mutating func store(_ bytes: UnsafeRawBufferPointer) {
+        shortCount = UInt8(bytes.count)
+        Swift.withUnsafeMutableBytes(of: &short) { target in
+            if let source = bytes.baseAddress, bytes.count > 0 { target.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
+        }
+    }
+
+    /// The raw bytes (a copy; `withUnsafeBytes` reads them where they are).
+    public var bytes: [UInt8] { withUnsafeBytes { [UInt8]($0) } }
+
+    public var count: Int { long?.count ?? Int(shortCount) }
+
+    /// Calls `body` with the bytes where they are held.
+    @inlinable
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        if let long { return try long.withUnsafeBytes(body) }
+        var short = short
+        let count = Int(shortCount)
+        return try Swift.withUnsafeBytes(of: &short) { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    public static func == (a: AdvertisingData, b: AdvertisingData) -> Bool {
+        a.withUnsafeBytes { left in b.withUnsafeBytes { right in left.elementsEqual(right) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 
     /// One AD structure as it was sent; `kind` is what it means.
     public struct Structure {
@@ -73,7 +119,7 @@ public struct AdvertisingData: Sendable, Hashable {
     }
 
     public func forEach(_ body: (Structure) -> Void) -> DecodeError? {
-        bytes.withUnsafeBytes { Self.forEach(in: $0, body) }
+        withUnsafeBytes { Self.forEach(in: $0, body) }
     }
 
     /// The local name (complete, else shortened), decoded as UTF-8.
