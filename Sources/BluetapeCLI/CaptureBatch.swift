@@ -69,10 +69,12 @@ struct CaptureBatch {
         return jobs
     }
 
-    /// Runs `one` for every capture, `jobs` at once, each with an output of its own (spooled to an
-    /// unlinked temporary file, so memory stays flat however much a capture writes), and copies
-    /// each capture's output and messages out in order. The exit code is the worst of them: 3 if
-    /// any capture could not be read, else 1 if any had differences, else 0.
+    /// Runs `one` for every capture, `jobs` at once, and writes each capture's output and messages
+    /// out in order. The capture whose turn it is when it starts (every capture before it written
+    /// out) writes straight to standard output; the others get an output of their own, spooled to
+    /// an unlinked temporary file so that memory stays flat however much a capture writes, and
+    /// copied out in their turn. The exit code is the worst of them: 3 if any capture could not be
+    /// read, else 1 if any had differences, else 0.
     func run(
         jobs: Int, _ context: Context, _ one: @escaping @Sendable (_ path: String, _ context: Context) -> ExitCode
     ) -> ExitCode {
@@ -80,10 +82,18 @@ struct CaptureBatch {
         var failed = 0
         let environment = context.environment
         let decodeCapture = context.decodeCapture
+        let stdout = context.stdout
+        let turn = OutputTurn()
         // Finished captures wait on disk, not in memory: many may wait behind a long one.
-        Parallel.forEach(paths, width: jobs, ahead: jobs * 32, cost: { Files.size($0) ?? 0 }) { path -> BatchResult in
-            let spool = Spool()
+        Parallel.forEach(Array(paths.enumerated()), width: jobs, ahead: jobs * 32, cost: { Files.size($0.element) ?? 0 }) {
+            item -> BatchResult in
+            let (index, path) = item
             let stderr = Output()
+            if turn.isTurn(of: index) {
+                let code = one(path, Context(stdout: stdout, stderr: stderr, environment: environment, decodeCapture: decodeCapture))
+                return BatchResult(spool: nil, messages: stderr.text, code: code)
+            }
+            let spool = Spool()
             let code: ExitCode
             if let output = spool.output {
                 code = one(path, Context(stdout: output, stderr: stderr, environment: environment, decodeCapture: decodeCapture))
@@ -93,11 +103,12 @@ struct CaptureBatch {
                 code = .badInput
             }
             return BatchResult(spool: spool, messages: stderr.text, code: code)
-        } deliver: { _, result in
-            result.spool.copy(to: context.stdout)
+        } deliver: { index, result in
+            result.spool?.copy(to: context.stdout)
             context.stderr.write(result.messages)
             if result.code == .badInput { failed += 1 }
             worst = Self.worse(worst, result.code)
+            turn.pass(to: index + 1)
         }
         if failed > 0, paths.count > 1 { context.error("\(failed) of \(paths.count) captures could not be read in full") }
         return worst
@@ -109,11 +120,22 @@ struct CaptureBatch {
     }
 }
 
-/// One capture's output, waiting for its turn.
+/// One capture's output, waiting for its turn (nil spool: it was written out directly).
 private struct BatchResult: @unchecked Sendable {
-    let spool: Spool
+    let spool: Spool?
     let messages: String
     let code: ExitCode
+}
+
+/// Which capture may write to standard output itself: the one whose predecessors are all out.
+private final class OutputTurn: @unchecked Sendable {
+    private let lock = Lock()
+    private var next = 0
+
+    func isTurn(of index: Int) -> Bool { lock.withLock { next == index } }
+
+    /// Every capture before `index` has been written out.
+    func pass(to index: Int) { lock.withLock { next = index } }
 }
 
 /// An unlinked temporary file that holds one capture's output until it is copied out.
