@@ -67,7 +67,7 @@ public struct GoldenCheck: Sendable, Equatable {
             return .compared(
                 ReadingsDiff.compare(
                     expected: expectedLines, actual: actual.isWhole ? expectedLines : ReadingLines(actual.text),
-                    settings: config.settings))
+                    settings: config.settings, canonical: actual.isWhole))
         } catch {
             return error.kind == .setting ? .badSetting(error.message) : .unreadable(error.message)
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The members of a reading line that place it (`frame`, `decoder`, `addr`, `index`), found by
 /// scanning the line's bytes without building any value: the fast path for the lines the tool
 /// writes, and for most that other JSON tools write (any key order or spacing).
@@ -50,6 +56,37 @@ struct ReadingPrefix {
         if let quick { return quick }
         if let prefix = scan(lines, i, .frame) { return prefix.frame }
         return try? ReadingCheck.check(lines.line(i), requireFrame: true).get().head.frame
+    }
+}
+
+extension ReadingPrefix {
+    /// The decoder of line `i` of the tool's own canonical output, where `"decoder":` comes before
+    /// any member that could hold those bytes: the range of its string's contents (`.some(nil)`
+    /// for null), or nil when it is spelled in a way this does not read (an escape), for `scan`.
+    static func writtenDecoder(_ lines: ReadingLines, _ i: Int) -> Range<Int>?? {
+        let span = lines.spans[i]
+        return lines.bytes.withUnsafeBufferPointer { buffer -> Range<Int>?? in
+            let key: StaticString = "\"decoder\":"
+            let length = key.utf8CodeUnitCount
+            guard let base = buffer.baseAddress else { return nil }
+            // From quote to quote: the key is the first quoted text spelled so.
+            var at = span.start
+            while true {
+                guard let quote = memchr(base + at, 0x22, span.end - at) else { return nil }
+                at = UnsafePointer<UInt8>(quote.assumingMemoryBound(to: UInt8.self)) - base
+                if span.end - at > length, memcmp(base + at, key.utf8Start, length) == 0 { break }
+                at += 1
+            }
+            let value = at + length
+            if buffer[value] == UInt8(ascii: "n") { return .some(nil) }
+            guard buffer[value] == UInt8(ascii: "\"") else { return nil }
+            var end = value + 1
+            while end < span.end, buffer[end] != UInt8(ascii: "\"") {
+                if buffer[end] == UInt8(ascii: "\\") { return nil }
+                end += 1
+            }
+            return end < span.end ? .some((value + 1)..<end) : nil
+        }
     }
 }
 

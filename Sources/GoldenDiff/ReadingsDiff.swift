@@ -5,10 +5,14 @@ import JSON
 /// Lines are compared as bytes first: identical texts, and identical lines within a frame, are
 /// unchanged without being parsed. Only lines that differ are parsed and compared field by field.
 public enum ReadingsDiff {
+    /// `canonical`: both sides are known to be the tool's own readings as it writes them (a check
+    /// whose readings came out byte for byte as its golden), so identical lines need no checking,
+    /// only their decoder found for the counts.
     public static func compare(
-        expected: ReadingLines, actual: ReadingLines, settings: DiffSettings = DiffSettings()
+        expected: ReadingLines, actual: ReadingLines, settings: DiffSettings = DiffSettings(), canonical: Bool = false
     ) -> DiffReport {
         var run = DiffRun(expected: expected, actual: actual, settings: settings)
+        run.canonical = canonical
         run.compareAll()
         return run.builder.report(
             alignment: settings.alignment, expectedCount: expected.count, actualCount: actual.count,
@@ -25,6 +29,8 @@ struct DiffRun {
     var decoders = DecoderNames()
     var addresses = AddressNumbers()
     var builder = ReportBuilder()
+    /// Both sides are the tool's canonical output (see `ReadingsDiff.compare`).
+    var canonical = false
 
     init(expected: ReadingLines, actual: ReadingLines, settings: DiffSettings) {
         self.expected = expected
@@ -264,6 +270,11 @@ struct DiffRun {
 
     /// Identical lines on both sides: unchanged, counted under the decoder the line names.
     private mutating func identical(_ left: Int, _ right: Int) {
+        if canonical, let decoder = ReadingPrefix.writtenDecoder(expected, left) {
+            builder.unchanged(
+                decoder: decoders.number(expected, decoder, escaped: false), expectedLine: expected.lineNumber(left))
+            return
+        }
         if let prefix = ReadingPrefix.scan(expected, left, .decoder(requireFrame: requiresFrame)) {
             let decoder = decoders.number(expected, prefix.decoder, escaped: prefix.escaped)
             builder.unchanged(decoder: decoder, expectedLine: expected.lineNumber(left))

@@ -19,6 +19,21 @@ struct ReadingsDiffTests {
         #expect(report.decoders.map(\.decoder) == ["envsensor", "x"])
     }
 
+    @Test func `the tool's own output, known to be identical, is counted as the line-by-line check counts it`() {
+        // As `bluetape decode` writes readings: a decoder, one of null, and one with an escape
+        // (read the slow way); the decoder of each is found without checking the line.
+        let lines = Sample.lines([
+            Sample.env12, #"{"frame":3,"ts":"2024-05-01T10:00:00.000000Z","decoder":null,"source":"adv","company":76,"data":"0215"}"#,
+            #"{"frame":4,"ts":"2024-05-01T10:00:00.000000Z","addr":"C0:98:E5:00:00:01","decoder":"odd\"id","source":"adv","company":1,"fields":{}}"#,
+            Sample.heartRate592, Sample.env12,
+        ])
+        let plain = ReadingsDiff.compare(expected: ReadingLines(lines), actual: ReadingLines(lines))
+        let known = ReadingsDiff.compare(expected: ReadingLines(lines), actual: ReadingLines(lines), canonical: true)
+        #expect(known == plain)
+        #expect(known.decoders.map(\.decoder) == ["envsensor", "odd\"id", "sig.heart_rate", nil])
+        #expect(known.decoders.map(\.counts.unchanged) == [2, 1, 1, 1])
+    }
+
     @Test func `numbers are compared by value`() {
         let report = compare(
             [#"{"frame":1,"decoder":"d","fields":{"a":1,"b":[2,0.5]}}"#],
