@@ -87,12 +87,7 @@ public enum Handoff {
         produce: (_ sink: HandoffSink<Element>) -> Result,
         consume: (borrowing Element) -> Bool
     ) -> Result {
-        withoutActuallyEscaping(consume) { consume in
-            let sink = HandoffSink<Element>(batchSize: 1) { batch in batch.allSatisfy { consume($0) } }
-            let result = produce(sink)
-            sink.flush()
-            return result
-        }
+        withoutActuallyEscaping(consume) { consume in produce(HandoffSink<Element>(direct: consume)) }
     }
 }
 
@@ -105,18 +100,36 @@ public final class HandoffSink<Element> {
     /// Hands a full batch on; false once the consumer has stopped.
     @usableFromInline let send: ([Element]) -> Bool
     @exclusivity(unchecked) @usableFromInline var stopped = false
+    /// On one thread: the consumer itself, given each element as it comes.
+    @usableFromInline let direct: ((borrowing Element) -> Bool)?
+    /// `direct != nil`, as a flag the batching side tests without touching the closure.
+    @usableFromInline let isDirect: Bool
 
     @usableFromInline
     init(batchSize: Int, send: @escaping ([Element]) -> Bool) {
         self.batchSize = max(1, batchSize)
         self.send = send
+        direct = nil
+        isDirect = false
         batch.reserveCapacity(self.batchSize)
     }
 
+    @usableFromInline
+    init(direct consume: @escaping (borrowing Element) -> Bool) {
+        batchSize = 1
+        send = { _ in false }
+        direct = consume
+        isDirect = true
+    }
+
     /// Queues `element` for the consumer (dropped once it has stopped).
-    @inlinable
+    @inlinable @inline(__always)
     public func emit(_ element: consuming Element) {
         guard !stopped else { return }
+        if isDirect, let direct {
+            stopped = !direct(element)
+            return
+        }
         batch.append(element)
         if batch.count == batchSize { flush() }
     }
