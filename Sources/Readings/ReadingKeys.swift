@@ -46,7 +46,7 @@ public struct ReadingKeys {
         return lastDecoder
     }
 
-    mutating func writeDecoder(_ slot: Int, to w: inout JSONWriter) {
+    func writeDecoder(_ slot: Int, to w: inout JSONWriter) {
         decoders[slot].id.json.withUnsafeBytes { w.value(encoded: $0) }
     }
 

@@ -13,6 +13,22 @@ struct AdvertisingDataTests {
         return (list, error)
     }
 
+    @Test(arguments: [0, 1, 30, 31, 32, 251])
+    func `data is kept whole inside the value up to 31 bytes and on the heap beyond`(count: Int) {
+        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) }
+        let fromArray = AdvertisingData(bytes)
+        let fromBuffer = bytes.withUnsafeBytes { AdvertisingData($0) }
+        #expect(fromArray.bytes == bytes)
+        #expect(fromBuffer.bytes == bytes)
+        #expect(fromArray.count == count)
+        #expect(fromArray.withUnsafeBytes { Array($0) } == bytes)
+        #expect(fromArray == fromBuffer)
+        #expect(fromArray.hashValue == fromBuffer.hashValue)
+        // One byte more or less is different data, whichever way each is held.
+        #expect(fromArray != AdvertisingData(bytes + [0]))
+        if count > 0 { #expect(fromArray != AdvertisingData(Array(bytes.dropLast()))) }
+    }
+
     @Test func `structures come out in order with their offsets`() {
         // tshark reference frame 9: flags, manufacturer data (0xFFFF), TX power.
         let data = hex("02 01 04 13 FF FF FF 01 00 00 00 34 A2 0F 0B 0D 04 C3 6E D8 0E 71 E0 02 0A 04")

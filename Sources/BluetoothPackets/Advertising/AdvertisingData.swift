@@ -59,9 +59,8 @@ public struct AdvertisingData: Sendable, Hashable {
 
     private mutating func store(_ bytes: UnsafeRawBufferPointer) {
         shortCount = UInt8(bytes.count)
-        Swift.withUnsafeMutableBytes(of: &short) { target in
-            if let source = bytes.baseAddress, bytes.count > 0 { target.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
-        }
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        Swift.withUnsafeMutableBytes(of: &short) { $0.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
     }
 
     /// The raw bytes (a copy; `withUnsafeBytes` reads them where they are).
