@@ -102,15 +102,12 @@ public final class HandoffSink<Element> {
     @exclusivity(unchecked) @usableFromInline var stopped = false
     /// On one thread: the consumer itself, given each element as it comes.
     @usableFromInline let direct: ((borrowing Element) -> Bool)?
-    /// `direct != nil`, as a flag the batching side tests without touching the closure.
-    @usableFromInline let isDirect: Bool
 
     @usableFromInline
     init(batchSize: Int, send: @escaping ([Element]) -> Bool) {
         self.batchSize = max(1, batchSize)
         self.send = send
         direct = nil
-        isDirect = false
         batch.reserveCapacity(self.batchSize)
     }
 
@@ -119,14 +116,13 @@ public final class HandoffSink<Element> {
         batchSize = 1
         send = { _ in false }
         direct = consume
-        isDirect = true
     }
 
     /// Queues `element` for the consumer (dropped once it has stopped).
     @inlinable @inline(__always)
     public func emit(_ element: consuming Element) {
         guard !stopped else { return }
-        if isDirect, let direct {
+        if let direct {
             stopped = !direct(element)
             return
         }

@@ -223,18 +223,10 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes a key already encoded as `"name":` (escaped once, written many times).
     @inlinable
-    public mutating func key(encoded: UnsafeRawBufferPointer) {
+    public mutating func key(encoded: [UInt8]) {
         separate()
         raw(encoded)
         needsComma = false
-    }
-
-    /// Writes a value already encoded as JSON (a quoted, escaped string kept for reuse).
-    @inlinable
-    public mutating func value(encoded: UnsafeRawBufferPointer) {
-        separate()
-        raw(encoded)
-        needsComma = true
     }
 
     // MARK: Values

@@ -7,7 +7,9 @@ public struct DecoderSet: Sendable {
     /// Per match key, the decoders to try in order. A list, not a dictionary: a set holds a few
     /// dozen keys, and comparing them is cheaper than hashing one (this runs for every payload).
     private var index: [(key: MatchKey, decoders: [Candidate])] = []
-    /// The match keys for which some decoder reads an advertisement's name or service UUIDs.
+    /// The match keys for which some decoder reads an advertisement's name or service UUIDs. Kept
+    /// apart, though the decoders could be asked: it is looked at for every payload, and it is
+    /// nearly always empty.
     private var keysReadingContext: [MatchKey] = []
 
     /// `only`: decoder ids to keep (nil keeps all).

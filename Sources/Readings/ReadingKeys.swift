@@ -47,7 +47,7 @@ public struct ReadingKeys {
     }
 
     func writeDecoder(_ slot: Int, to w: inout JSONWriter) {
-        decoders[slot].id.json.withUnsafeBytes { w.value(encoded: $0) }
+        w.rawJSON(decoders[slot].id.json)
     }
 
     mutating func writeSource(_ source: String, to w: inout JSONWriter) {
@@ -58,7 +58,7 @@ public struct ReadingKeys {
             sources.append(Self.encode(source, asKey: false))
             slot = sources.count - 1
         }
-        sources[slot].json.withUnsafeBytes { w.value(encoded: $0) }
+        w.rawJSON(sources[slot].json)
     }
 
     /// `{"name":value,…}` for the fields of the decoder at `slot`.
@@ -75,7 +75,7 @@ public struct ReadingKeys {
                 } else if known[position].text != entries[position].name {
                     known[position] = Self.encode(entries[position].name, asKey: true)
                 }
-                known[position].json.withUnsafeBytes { w.key(encoded: $0) }
+                w.key(encoded: known[position].json)
                 FieldJSON.write(entries[position].value, to: &w)
             }
         }
