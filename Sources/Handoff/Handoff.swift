@@ -59,7 +59,7 @@ public enum Handoff {
             let finished = DispatchSemaphore(value: 0)
             let box = ResultBox<Result>()
             let body = ProducerBody {
-                let sink = HandoffSink<Element>(batchSize: batchSize) { queue.put($0) }
+                let sink = HandoffSink<Element>(batchSize: batchSize, send: queue.put, spare: queue.spare)
                 box.value = produce(sink)
                 sink.flush()
                 queue.finish()
@@ -68,13 +68,16 @@ public enum Handoff {
                 body.runOnce()
                 finished.signal()
             }
-            // Elements are lent to `consume` where they lie in the batch, and moved into it on
-            // the other side: an event or a reading is never copied on its way across.
-            consuming: while let batch = queue.take() {
-                for i in batch.indices where !consume(batch[i]) {
+            // Each element is lent to `consume` from its batch, and the batch goes back to the
+            // producer, which frees what the elements hold: memory is given back on the thread
+            // that allocated it, where that is cheap (freed on another thread, it contends for
+            // that thread's heap).
+            while let batch = queue.take() {
+                guard batch.lendEach(consume) else {
                     queue.stop()
-                    break consuming
+                    break
                 }
+                queue.giveBack(batch)
             }
             finished.wait()
             return box.value!
@@ -95,27 +98,35 @@ public enum Handoff {
 /// element is moved into the batch: a closure of the generic function would copy each one.
 public final class HandoffSink<Element> {
     // Used by the producing thread alone.
-    @exclusivity(unchecked) @usableFromInline var batch: [Element] = []
+    @exclusivity(unchecked) @usableFromInline var batch: HandoffBatch<Element>
     @usableFromInline let batchSize: Int
     /// Hands a full batch on; false once the consumer has stopped.
-    @usableFromInline let send: ([Element]) -> Bool
+    @usableFromInline let send: (HandoffBatch<Element>) -> Bool
+    /// A batch the consumer is done with, if there is one, to empty and fill again.
+    @usableFromInline let spare: () -> HandoffBatch<Element>?
     @exclusivity(unchecked) @usableFromInline var stopped = false
     /// On one thread: the consumer itself, given each element as it comes.
     @usableFromInline let direct: ((borrowing Element) -> Bool)?
 
     @usableFromInline
-    init(batchSize: Int, send: @escaping ([Element]) -> Bool) {
+    init(
+        batchSize: Int, send: @escaping (HandoffBatch<Element>) -> Bool,
+        spare: @escaping () -> HandoffBatch<Element>?
+    ) {
         self.batchSize = max(1, batchSize)
         self.send = send
+        self.spare = spare
         direct = nil
-        batch.reserveCapacity(self.batchSize)
+        batch = HandoffBatch(capacity: self.batchSize)
     }
 
     @usableFromInline
     init(direct consume: @escaping (borrowing Element) -> Bool) {
         batchSize = 1
         send = { _ in false }
+        spare = { nil }
         direct = consume
+        batch = HandoffBatch(capacity: 0)
     }
 
     /// Queues `element` for the consumer (dropped once it has stopped).
@@ -127,7 +138,7 @@ public final class HandoffSink<Element> {
             return
         }
         batch.append(element)
-        if batch.count == batchSize { flush() }
+        if batch.isFull { flush() }
     }
 
     /// Whether the consumer has stopped: the producer may finish early.
@@ -137,51 +148,141 @@ public final class HandoffSink<Element> {
     func flush() {
         guard !batch.isEmpty else { return }
         if !stopped { stopped = !send(batch) }
-        batch.removeAll(keepingCapacity: true)
+        if let reused = spare() {
+            reused.removeAll()
+            batch = reused
+        } else {
+            batch = HandoffBatch(capacity: batchSize)
+        }
+    }
+}
+
+/// Elements on their way across, in memory of their own rather than an array: lent from an
+/// array, each would be copied (the compiler cannot see that nothing else writes there). Filled
+/// on one thread, read on the other after the queue's lock, emptied on the first again.
+@usableFromInline
+final class HandoffBatch<Element>: @unchecked Sendable {
+    @usableFromInline let base: UnsafeMutablePointer<Element>
+    @usableFromInline let capacity: Int
+    @usableFromInline var count = 0
+
+    @usableFromInline
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: max(1, capacity))
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    @inlinable var isFull: Bool { count == capacity }
+    @inlinable var isEmpty: Bool { count == 0 }
+
+    @inlinable @inline(__always)
+    func append(_ element: consuming Element) {
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    func removeAll() {
+        base.deinitialize(count: count)
+        count = 0
+    }
+
+    /// Lends each element to `body` in order until it returns false; whether it never did.
+    /// Each is moved out for the call and back after it, which copies its bytes but neither
+    /// retains nor releases what it holds.
+    @inlinable @inline(__always)
+    func lendEach(_ body: (borrowing Element) -> Bool) -> Bool {
+        for i in 0..<count {
+            let element = (base + i).move()
+            let going = body(element)
+            (base + i).initialize(to: element)
+            if !going { return false }
+        }
+        return true
     }
 }
 
 /// A bounded first-in first-out queue of batches between one producer and one consumer.
+///
+/// A side that has to wait sleeps until half the queue has changed, not just one batch: a
+/// consumer faster than its producer (or slower) would otherwise wake and sleep once per batch,
+/// and those switches cost more than the work they interleave.
 @usableFromInline
 final class BatchQueue<Element>: @unchecked Sendable {
     private let lock = Lock()
-    private var batches: [[Element]] = []
+    /// nil once taken, so that a batch is freed as soon as the consumer is done with it.
+    private var batches: [HandoffBatch<Element>?] = []
     private var head = 0
     private var finished = false
     private var stopped = false
     private let depth: Int
+    /// How many batches a waiting side waits for: queued ones for the consumer, free room for the producer.
+    private let wakeAfter: Int
+    private var consumerWaits = false
+    private var producerWaits = false
+    private var spares: [HandoffBatch<Element>] = []
 
     @usableFromInline
-    init(depth: Int) { self.depth = max(1, depth) }
+    init(depth: Int) {
+        self.depth = max(1, depth)
+        wakeAfter = max(1, self.depth / 2)
+    }
+
+    private var queued: Int { batches.count - head }
 
     /// Queues a batch, waiting for room; false when the consumer has stopped (the batch is dropped).
     @usableFromInline
-    func put(_ batch: [Element]) -> Bool {
+    func put(_ batch: HandoffBatch<Element>) -> Bool {
         lock.withLock {
-            while !stopped, batches.count - head >= depth { lock.wait() }
+            if !stopped, queued >= depth {
+                producerWaits = true
+                while !stopped, queued > depth - wakeAfter { lock.wait() }
+                producerWaits = false
+            }
             guard !stopped else { return false }
             batches.append(batch)
-            lock.broadcast()
+            if consumerWaits, queued >= wakeAfter { lock.signal() }
             return true
         }
     }
 
     /// The next batch, waiting for one; nil once the producer has finished and all were taken.
     @usableFromInline
-    func take() -> [Element]? {
+    func take() -> HandoffBatch<Element>? {
         lock.withLock {
-            while head == batches.count, !finished { lock.wait() }
-            guard head < batches.count else { return nil }
-            let batch = batches[head]
-            batches[head] = []
+            if queued == 0, !finished {
+                consumerWaits = true
+                while queued < wakeAfter, !finished { lock.wait() }
+                consumerWaits = false
+            }
+            guard queued > 0 else { return nil }
+            let batch = batches[head].take()
             head += 1
             if head == batches.count {
                 batches.removeAll(keepingCapacity: true)
                 head = 0
             }
-            lock.broadcast()
+            if producerWaits, queued <= depth - wakeAfter { lock.signal() }
             return batch
         }
+    }
+
+    /// A batch the consumer has finished with, kept for the producer to empty and reuse (so that
+    /// it is freed where it was filled); at most a queue's worth are kept.
+    @usableFromInline
+    func giveBack(_ batch: HandoffBatch<Element>) {
+        lock.withLock {
+            if !stopped, spares.count < depth { spares.append(batch) }
+        }
+    }
+
+    @usableFromInline
+    func spare() -> HandoffBatch<Element>? {
+        lock.withLock { spares.popLast() }
     }
 
     @usableFromInline
@@ -198,6 +299,7 @@ final class BatchQueue<Element>: @unchecked Sendable {
         lock.withLock {
             stopped = true
             batches.removeAll()
+            spares.removeAll()
             head = 0
             lock.broadcast()
         }

@@ -33,6 +33,12 @@ public struct AdafruitUART: PayloadDecoder, PayloadEncoder {
     }
 
     static func fields(of received: String) -> Fields {
+        var received = received
+        return received.withUTF8(asciiFields) ?? unicodeFields(of: received)
+    }
+
+    /// The fields of any text, character by character.
+    static func unicodeFields(of received: String) -> Fields {
         // The sketch's buffer can leave a NUL at the end; serial-style senders add CR/LF.
         var scalars = Substring(received).unicodeScalars
         while let last = scalars.last, last == "\0" || last == "\r" || last == "\n" { scalars.removeLast() }
@@ -49,6 +55,50 @@ public struct AdafruitUART: PayloadDecoder, PayloadEncoder {
             }
         }
         return fields
+    }
+
+    /// `fields(of:)` for text that is all ASCII (what the sketches send), on its bytes: there each
+    /// character is one byte, but for CR LF, which is one character and is neither a delimiter
+    /// nor part of a number either way. nil for any other text.
+    static func asciiFields(of utf8: UnsafeBufferPointer<UInt8>) -> Fields? {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var end = utf8.count
+        while end > 0, utf8[end - 1] == 0 || utf8[end - 1] == 0x0D || utf8[end - 1] == 0x0A { end -= 1 }
+        let text = UnsafeBufferPointer(rebasing: utf8[..<end])
+        var fields = Fields(capacity: 2)
+        fields.append("text", .string(String(decoding: text, as: UTF8.self)))
+        var numbers: [Double] = []
+        var start = 0
+        for i in 0...end where i == end || asciiDelimiters.contains(text[i]) {
+            defer { start = i + 1 }
+            guard i > start else { continue }
+            guard let number = decimal(UnsafeBufferPointer(rebasing: text[start..<i])) else { return fields }
+            numbers.append(number)
+        }
+        if numbers.count == 1 {
+            fields.append("temperature_c", .double(numbers[0]))
+        } else if numbers.count > 1 {
+            fields.append("values", .list(numbers.map(FieldValue.double)))
+        }
+        return fields
+    }
+
+    static let asciiDelimiters: [UInt8] = Array("|,; \t".utf8)
+
+    /// `decimal` on ASCII bytes.
+    static func decimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var digits = 0
+        var points = 0
+        for (index, byte) in text.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."): points += 1
+            case UInt8(ascii: "-") where index == 0, UInt8(ascii: "+") where index == 0: continue
+            default: return nil
+            }
+        }
+        guard digits > 0, points <= 1 else { return nil }
+        return Double(String(decoding: text, as: UTF8.self))
     }
 
     /// A plain decimal ("23.24", "-1.17", "+5", "0.5"); nil for anything else, including the forms

@@ -1,5 +1,5 @@
 import BluetoothPackets
-import PayloadDecoders
+@testable import PayloadDecoders
 import TestSupport
 import Testing
 
@@ -67,6 +67,25 @@ struct AdafruitUARTTests {
         #expect(try decoder.encode([Field("values", .list([23.3, 55.3]))]) == Array("23.30|55.30".utf8))
         #expect(encodeError(decoder, []) == EncodeError(.missing, field: "values"))
         #expect(encodeError(decoder, [Field("temperature_c", "warm")])?.field == "temperature_c")
+    }
+
+    @Test func `ASCII text read byte by byte gives what reading it character by character gives`() {
+        var generator = TestRandom(seed: 0x0A5C)
+        // CR LF is one character of two bytes; NUL, CR and LF trail; the rest are delimiters,
+        // number parts and letters.
+        let alphabet = "0123456789.-+|,; \t\r\n\0xe".unicodeScalars.map(String.init)
+        let fixed = ["23.3\r\n55", "1\r\n2", "\r\n", "5\r", "\r\n5", "+", "-.5", "5.", "1+2", "\0\0", "\t1\t"]
+        let generated = (0..<2000).map { _ in
+            (0..<Int.random(in: 0...10, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+                .joined()
+        }
+        for text in fixed + generated {
+            var utf8 = text
+            let ascii = utf8.withUTF8(AdafruitUART.asciiFields)
+            #expect(ascii == AdafruitUART.unicodeFields(of: text), "\(Array(text.utf8))")
+        }
+        var accented = "héllo 1"
+        #expect(accented.withUTF8(AdafruitUART.asciiFields) == nil, "only ASCII is read byte by byte")
     }
 
     @Test func `decode of encode gives the fields back`() {
