@@ -223,7 +223,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes a key already encoded as `"name":` (escaped once, written many times).
     @inlinable
-    public mutating func key(encoded: [UInt8]) {
+    public mutating func key(encoded: UnsafeRawBufferPointer) {
         separate()
         raw(encoded)
         needsComma = false

@@ -4,9 +4,12 @@ import PayloadDecoders
 /// The decoders in use, looked up by what they match. Built once per run.
 public struct DecoderSet: Sendable {
     public let decoders: [any PayloadDecoder]
-    /// Per match key, the decoders to try in order. A list, not a dictionary: a set holds a few
-    /// dozen keys, and comparing them is cheaper than hashing one (this runs for every payload).
-    private var index: [(key: MatchKey, decoders: [Candidate])] = []
+    /// Per match key, the decoders to try in order, kept by kind of key. Lists, not dictionaries:
+    /// a set holds a few dozen keys, and comparing a number or a UUID with each of the few of its
+    /// kind is cheaper than hashing one (this runs for every payload).
+    private var companies: [(key: UInt16, decoders: [Candidate])] = []
+    private var serviceData: [(key: BluetoothUUID, decoders: [Candidate])] = []
+    private var characteristics: [(key: BluetoothUUID, decoders: [Candidate])] = []
     /// The match keys for which some decoder reads an advertisement's name or service UUIDs. Kept
     /// apart, though the decoders could be asked: it is looked at for every payload, and it is
     /// nearly always empty.
@@ -19,10 +22,10 @@ public struct DecoderSet: Sendable {
         for (slot, decoder) in kept.enumerated() {
             for key in decoder.matches {
                 let candidate = Candidate(decoder: decoder, slot: slot)
-                if let i = index.firstIndex(where: { $0.key == key }) {
-                    index[i].decoders.append(candidate)
-                } else {
-                    index.append((key, [candidate]))
+                switch key {
+                case .company(let company): Self.add(candidate, for: company, to: &companies)
+                case .serviceData(let uuid): Self.add(candidate, for: uuid, to: &serviceData)
+                case .characteristic(let uuid): Self.add(candidate, for: uuid, to: &characteristics)
                 }
                 if decoder.readsAdvertisingContext, !keysReadingContext.contains(key) { keysReadingContext.append(key) }
             }
@@ -41,8 +44,32 @@ public struct DecoderSet: Sendable {
         public var slot: Int
     }
 
+    private static func add<Key: Equatable>(
+        _ candidate: Candidate, for key: Key, to index: inout [(key: Key, decoders: [Candidate])]
+    ) {
+        if let i = index.firstIndex(where: { $0.key == key }) {
+            index[i].decoders.append(candidate)
+        } else {
+            index.append((key, [candidate]))
+        }
+    }
+
     public func decoders(for key: MatchKey) -> [Candidate]? {
-        index.first { $0.key == key }?.decoders
+        switch key {
+        case .company(let company): decoders(forCompany: company)
+        case .serviceData(let uuid): Self.find(uuid, in: serviceData)
+        case .characteristic(let uuid): Self.find(uuid, in: characteristics)
+        }
+    }
+
+    private func decoders(forCompany company: UInt16) -> [Candidate]? {
+        for entry in companies where entry.key == company { return entry.decoders }
+        return nil
+    }
+
+    private static func find(_ uuid: BluetoothUUID, in index: [(key: BluetoothUUID, decoders: [Candidate])]) -> [Candidate]? {
+        for entry in index where entry.key.low == uuid.low && entry.key.high == uuid.high { return entry.decoders }
+        return nil
     }
 
     /// The ids a run over this set can produce: the decoders' and their follow-ups' (for `--decoder`).

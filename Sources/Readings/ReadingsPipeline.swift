@@ -199,24 +199,30 @@ public final class ReadingsPipeline {
         if let candidates {
             let payload = Payload(payloadSource, bytes, context: context)
             for candidate in candidates {
-                let outcomes = candidate.decoder.decode(payload)
+                var outcomes = candidate.decoder.decode(payload)
                 if outcomes.isEmpty { continue }
                 decoded = true
                 let id = candidate.decoder.id
-                for (index, outcome) in outcomes.enumerated() {
+                let count = outcomes.count
+                let followUp = followUpOf[candidate.slot]
+                // Taken from the end of the reversed list: each outcome is moved into its reading,
+                // not copied (and its fields retained and released once more).
+                outcomes.reverse()
+                while let outcome = outcomes.popLast() {
                     let readingOutcome: Reading.Outcome
-                    switch outcome {
-                    case .fields(let fields): readingOutcome = .fields(fields)
+                    switch consume outcome {
+                    case .fields(let fields):
+                        if let followUp, let address {
+                            let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
+                            append(followUp.observe(fields, from: address, at: moment))
+                        }
+                        readingOutcome = .fields(fields)
                     case .error(let error): readingOutcome = .error(error)
-                    }
-                    if let followUp = followUpOf[candidate.slot], let address, case .fields(let fields) = outcome {
-                        let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
-                        append(followUp.observe(fields, from: address, at: moment))
                     }
                     deliver(
                         Reading(
                             frame: event.frame, timestamp: event.timestamp, address: address, decoder: id,
-                            source: source, match: match, index: outcomes.count > 1 ? index : nil,
+                            source: source, match: match, index: count > 1 ? count - outcomes.count - 1 : nil,
                             outcome: readingOutcome),
                         decoder: candidate.slot)
                 }
