@@ -165,14 +165,6 @@ private final class Spool: @unchecked Sendable {
     }
 
     func copy(to destination: Output) {
-        guard fd >= 0, lseek(fd, 0, SEEK_SET) == 0 else { return }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                (try? SystemIO.read(fd, into: raw.baseAddress!, count: raw.count)) ?? 0
-            }
-            if count == 0 { break }
-            buffer.withUnsafeBytes { destination.write(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
-        }
+        if fd >= 0 { destination.append(contentsOf: fd) }
     }
 }

@@ -69,6 +69,38 @@ public final class Output: @unchecked Sendable {
         pending.withUnsafeBytes { writeOut($0) }
     }
 
+    /// Appends everything `source` holds from its start (a spooled output), after what is pending
+    /// here. Between descriptors the kernel moves the bytes (`sendfile`); otherwise they are read
+    /// and written.
+    public func append(contentsOf source: Int32) {
+        flush()
+        guard lseek(source, 0, SEEK_SET) == 0 else { return }
+        #if os(Linux)
+        if fd >= 0 {
+            while failure == nil {
+                let sent = sendfile(fd, source, nil, 1 << 30)
+                if sent > 0 { continue }
+                if sent == 0 { return }
+                if errno == EINTR || errno == EAGAIN { continue }
+                // A descriptor sendfile does not take: fall back to reading, from where it stopped.
+                if errno == EINVAL || errno == ENOSYS { break }
+                readerClosed = errno == EPIPE
+                failure = SystemIO.reason(errno)
+                return
+            }
+        }
+        #endif
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while failure == nil {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                (try? SystemIO.read(source, into: raw.baseAddress!, count: raw.count)) ?? 0
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+        }
+        flush()
+    }
+
     /// Writes straight to the descriptor; the first failure stops all later writes.
     private func writeOut(_ raw: UnsafeRawBufferPointer) {
         guard failure == nil else { return }
