@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Decoder names seen so far, numbered. Lines name a handful of decoders over and over, so a
 /// name is found by comparing bytes with the last match and then the few known names. Names are
 /// told apart by their value, not their spelling: `"\u0061cme"` is `acme`.
@@ -15,8 +21,8 @@ struct DecoderNames {
         if !escaped {
             let found: Int? = lines.bytes.withUnsafeBufferPointer { buffer in
                 let candidate = UnsafeBufferPointer(rebasing: buffer[range])
-                if last >= 0, spellings[last].elementsEqual(candidate) { return last }
-                return spellings.indices.first { names[$0] != nil && spellings[$0].elementsEqual(candidate) }
+                if last >= 0, Self.same(spellings[last], candidate) { return last }
+                return spellings.indices.first { names[$0] != nil && Self.same(spellings[$0], candidate) }
             }
             if let found {
                 last = found
@@ -24,6 +30,14 @@ struct DecoderNames {
             }
         }
         return number(lines.string(range, escaped: escaped))
+    }
+
+    /// Byte equality by `memcmp` (the generic `elementsEqual` goes element by element).
+    private static func same(_ spelling: [UInt8], _ candidate: UnsafeBufferPointer<UInt8>) -> Bool {
+        spelling.count == candidate.count
+            && spelling.withUnsafeBufferPointer { known in
+                known.isEmpty || memcmp(known.baseAddress!, candidate.baseAddress!, known.count) == 0
+            }
     }
 
     mutating func number(_ name: String?) -> Int {
