@@ -71,7 +71,7 @@ struct CaptureBatch {
 
     /// Runs `one` for every capture, `jobs` at once, and writes each capture's output and messages
     /// out in order. The capture whose turn it is when it starts (every capture before it written
-    /// out) writes straight to standard output; the others get an output of their own, spooled to
+    /// out, though their messages may still wait) writes straight to standard output; the others get an output of their own, spooled to
     /// an unlinked temporary file so that memory stays flat however much a capture writes, and
     /// copied out in their turn. The exit code is the worst of them: 3 if any capture could not be
     /// read, else 1 if any had differences, else 0.
@@ -91,6 +91,9 @@ struct CaptureBatch {
             let stderr = Output()
             if turn.isTurn(of: index) {
                 let code = one(path, Context(stdout: stdout, stderr: stderr, environment: environment, decodeCapture: decodeCapture))
+                // Its output is all out: the next capture may write straight after it, even
+                // before this one's messages are delivered.
+                turn.pass(to: index + 1)
                 return BatchResult(spool: nil, messages: stderr.text, code: code)
             }
             let spool = Spool()
@@ -135,7 +138,7 @@ private final class OutputTurn: @unchecked Sendable {
     func isTurn(of index: Int) -> Bool { lock.withLock { next == index } }
 
     /// Every capture before `index` has been written out.
-    func pass(to index: Int) { lock.withLock { next = index } }
+    func pass(to index: Int) { lock.withLock { next = max(next, index) } }
 }
 
 /// An unlinked temporary file that holds one capture's output until it is copied out.

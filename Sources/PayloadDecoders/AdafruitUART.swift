@@ -22,9 +22,10 @@ public struct AdafruitUART: PayloadDecoder, PayloadEncoder {
 
     /// Bytes that start with the Combustion sync, or are not UTF-8, are not text: not ours.
     public func decode(_ payload: Payload) -> [DecodeOutcome] {
-        guard !payload.starts(with: CombustionUART.sync),
-            let text = try? ByteReader.reading(payload.bytes, Self.readText)
-        else { return [] }
+        guard !payload.starts(with: CombustionUART.sync) else { return [] }
+        // ASCII is UTF-8 as it stands: only other bytes need validating.
+        if let ascii = payload.bytes.withUnsafeBufferPointer(Self.asciiFields) { return [.fields(ascii)] }
+        guard let text = try? ByteReader.reading(payload.bytes, Self.readText) else { return [] }
         return [.fields(Self.fields(of: text))]
     }
 
