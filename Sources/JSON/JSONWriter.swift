@@ -444,8 +444,9 @@ public struct JSONWriter: ~Copyable {
             raw("null")
             return
         }
-        if value == value.rounded(), abs(value) < 1e15 {
-            appendInteger(Int64(value))
+        // Integral (the same test as `value == value.rounded()`, without a call to libm).
+        if abs(value) < 1e15, let integer = Int64(exactly: value) {
+            appendInteger(integer)
             return
         }
         if appendShortDecimal(value) { return }

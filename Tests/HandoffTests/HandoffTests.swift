@@ -5,10 +5,10 @@ import Glibc
 import Testing
 
 struct HandoffTests {
-    @Test(arguments: [1, 7, 1024])
-    func `every element arrives once, in order, and the producer's result comes back`(batchSize: Int) {
+    @Test(arguments: [1, 7, 1024], [1, 2, 8])
+    func `every element arrives once, in order, and the producer's result comes back`(batchSize: Int, depth: Int) {
         var received: [Int] = []
-        let produced = Handoff.run(batchSize: batchSize, depth: 2) { sink in
+        let produced = Handoff.run(batchSize: batchSize, depth: depth) { sink in
             for i in 0..<10_000 { sink.emit(i) }
             return "done"
         } consume: { (element: Int) in
@@ -37,6 +37,27 @@ struct HandoffTests {
         #expect(made < 10_000_000)
     }
 
+    @Test func `what the elements hold is freed on the producer's thread, once each`() throws {
+        try #require(Handoff.isUseful, "needs a second core")
+        let log = DeinitLog()
+        var producerThread: pthread_t?
+        var received = 0
+        Handoff.run(batchSize: 16, depth: 4) { sink in
+            producerThread = pthread_self()
+            for i in 0..<4000 { sink.emit(Tracked(i, log)) }
+        } consume: { (element: Tracked) in
+            #expect(element.value == received)
+            received += 1
+            return true
+        }
+        #expect(received == 4000)
+        let threads = log.threads
+        #expect(threads.count == 4000, "each element freed once")
+        let onProducer = threads.filter { pthread_equal($0, producerThread!) != 0 }.count
+        // All but the batches still in flight at the end (at most the queue, its spares and one more).
+        #expect(onProducer >= 4000 - 16 * (2 * 4 + 2))
+    }
+
     @Test func `nothing produced`() {
         var calls = 0
         let result = Handoff.run(produce: { (_: HandoffSink<Int>) in 42 }, consume: { _ in
@@ -46,6 +67,24 @@ struct HandoffTests {
         #expect(result == 42)
         #expect(calls == 0)
     }
+}
+
+/// Records on which thread each `Tracked` was freed.
+private final class DeinitLog: @unchecked Sendable {
+    private let lock = Lock()
+    private var freed: [pthread_t] = []
+    func record() { lock.withLock { freed.append(pthread_self()) } }
+    var threads: [pthread_t] { lock.withLock { freed } }
+}
+
+private final class Tracked: @unchecked Sendable {
+    let value: Int
+    let log: DeinitLog
+    init(_ value: Int, _ log: DeinitLog) {
+        self.value = value
+        self.log = log
+    }
+    deinit { log.record() }
 }
 
 struct CoreCountTests {
