@@ -70,10 +70,10 @@ struct CaptureBatch {
     }
 
     /// Runs `one` for every capture, `jobs` at once, and writes each capture's output and messages
-    /// out in order. The capture whose turn it is when it starts (every capture before it written
-    /// out, though their messages may still wait) writes straight to standard output; the others get an output of their own, spooled to
-    /// an unlinked temporary file so that memory stays flat however much a capture writes, and
-    /// copied out in their turn. The exit code is the worst of them: 3 if any capture could not be
+    /// out in order. The capture whose turn it is when it starts (the output of every capture
+    /// before it written out, though their messages may still wait) writes straight to standard
+    /// output; the others get an output of their own, spooled to an unlinked temporary file so
+    /// that memory stays flat however much a capture writes, and copied out in their turn. The exit code is the worst of them: 3 if any capture could not be
     /// read, else 1 if any had differences, else 0.
     func run(
         jobs: Int, _ context: Context, _ one: @escaping @Sendable (_ path: String, _ context: Context) -> ExitCode
@@ -168,6 +168,6 @@ private final class Spool: @unchecked Sendable {
     }
 
     func copy(to destination: Output) {
-        if fd >= 0 { destination.append(contentsOf: fd) }
+        if fd >= 0 { destination.appendContents(ofFile: fd) }
     }
 }

@@ -26,16 +26,11 @@ public struct AdafruitUART: PayloadDecoder, PayloadEncoder {
         // ASCII is UTF-8 as it stands: only other bytes need validating.
         if let ascii = payload.bytes.withUnsafeBufferPointer(Self.asciiFields) { return [.fields(ascii)] }
         guard let text = try? ByteReader.reading(payload.bytes, Self.readText) else { return [] }
-        return [.fields(Self.fields(of: text))]
+        return [.fields(Self.unicodeFields(of: text))]
     }
 
     static func readText(_ reader: inout ByteReader) throws(DecodeError) -> String? {
         String(validating: reader.rest(), as: UTF8.self)
-    }
-
-    static func fields(of received: String) -> Fields {
-        var received = received
-        return received.withUTF8(asciiFields) ?? unicodeFields(of: received)
     }
 
     /// The fields of any text, character by character.
@@ -58,9 +53,9 @@ public struct AdafruitUART: PayloadDecoder, PayloadEncoder {
         return fields
     }
 
-    /// `fields(of:)` for text that is all ASCII (what the sketches send), on its bytes: there each
-    /// character is one byte, but for CR LF, which is one character and is neither a delimiter
-    /// nor part of a number either way. nil for any other text.
+    /// `unicodeFields(of:)` for text that is all ASCII (what the sketches send), on its bytes:
+    /// there each character is one byte, but for CR LF, which is one character and is neither a
+    /// delimiter nor part of a number either way. nil for any other text.
     static func asciiFields(of utf8: UnsafeBufferPointer<UInt8>) -> Fields? {
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var end = utf8.count

@@ -69,10 +69,10 @@ public final class Output: @unchecked Sendable {
         pending.withUnsafeBytes { writeOut($0) }
     }
 
-    /// Appends everything `source` holds from its start (a spooled output), after what is pending
-    /// here. Between descriptors the kernel moves the bytes (`sendfile`); otherwise they are read
-    /// and written.
-    public func append(contentsOf source: Int32) {
+    /// Appends everything the file `source` holds from its start (a spooled output), after what
+    /// is pending here. Between descriptors the kernel moves the bytes (`sendfile`); otherwise
+    /// they are read and written.
+    public func appendContents(ofFile source: Int32) {
         flush()
         guard lseek(source, 0, SEEK_SET) == 0 else { return }
         #if os(Linux)
