@@ -413,29 +413,32 @@ public struct JSONWriter: ~Copyable {
         }
         // Digits go to the end of a 20-byte scratch area, two at a time, then move into place.
         withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 10) { scratch in
-            Self.decimalPairs.withUnsafeBufferPointer { pairs in
-                var i = 10
-                while magnitude >= 100 {
-                    i -= 1
-                    scratch[i] = pairs[Int(magnitude % 100)]
-                    magnitude /= 100
-                }
+            let pairs = UnsafeRawPointer(Self.decimalPairs.utf8Start)
+            var i = 10
+            while magnitude >= 100 {
                 i -= 1
-                scratch[i] = pairs[Int(magnitude)]
-                let bytes = UnsafeRawPointer(scratch.baseAddress! + i).assumingMemoryBound(to: UInt8.self)
-                // A single last pair below 10 has a leading zero to skip.
-                let skip = magnitude < 10 ? 1 : 0
-                let count = (10 - i) * 2 - skip
-                Self.copy(bytes + skip, count, to: base + used)
-                used += count
+                scratch[i] = pairs.loadUnaligned(fromByteOffset: Int(magnitude % 100) * 2, as: UInt16.self)
+                magnitude /= 100
             }
+            i -= 1
+            scratch[i] = pairs.loadUnaligned(fromByteOffset: Int(magnitude) * 2, as: UInt16.self)
+            let bytes = UnsafeRawPointer(scratch.baseAddress! + i).assumingMemoryBound(to: UInt8.self)
+            // A single last pair below 10 has a leading zero to skip.
+            let skip = magnitude < 10 ? 1 : 0
+            let count = (10 - i) * 2 - skip
+            Self.copy(bytes + skip, count, to: base + used)
+            used += count
         }
     }
 
-    /// "00" … "99" as they lie in memory.
-    @usableFromInline static let decimalPairs: [UInt16] = (0..<100).map { n in
-        let pair = [UInt8(ascii: "0") + UInt8(n / 10), UInt8(ascii: "0") + UInt8(n % 10)]
-        return pair.withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) }
+    /// "00" … "99", two bytes each. A literal, not a table built on first use: reading it needs
+    /// no check that it has been made.
+    @inlinable static var decimalPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
     }
 
     @inlinable

@@ -46,6 +46,27 @@ struct NumberTests {
         w.int(Int64.min)
         #expect(String(decoding: w.bytes, as: UTF8.self) == String(Int64.min))
     }
+
+    @Test func `every two-digit pair comes out as String prints it`() {
+        // 0…19,999 passes every pair at every position of up to five digits; then values of
+        // every length, both signs.
+        var values = Array(Int64(0)..<20_000)
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let value = Int64(bitPattern: x) >> (x % 60)
+            values += [value, -value]
+        }
+        var w = JSONWriter()
+        for value in values {
+            w.reset()
+            w.int(value)
+            if String(decoding: w.bytes, as: UTF8.self) != String(value) {
+                Issue.record("\(value) written as \(String(decoding: w.bytes, as: UTF8.self))")
+                return
+            }
+        }
+    }
 }
 
 struct StructureTests {
