@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Decoder names seen so far, numbered. Lines name a handful of decoders over and over, so a
 /// name is found by comparing bytes with the last match and then the few known names. Names are
 /// told apart by their value, not their spelling: `"\u0061cme"` is `acme`.
@@ -32,12 +26,8 @@ struct DecoderNames {
         return number(lines.string(range, escaped: escaped))
     }
 
-    /// Byte equality by `memcmp` (the generic `elementsEqual` goes element by element).
     private static func same(_ spelling: [UInt8], _ candidate: UnsafeBufferPointer<UInt8>) -> Bool {
-        spelling.count == candidate.count
-            && spelling.withUnsafeBufferPointer { known in
-                known.isEmpty || memcmp(known.baseAddress!, candidate.baseAddress!, known.count) == 0
-            }
+        spelling.withUnsafeBytes { ReadingLines.sameBytes($0, UnsafeRawBufferPointer(candidate)) }
     }
 
     mutating func number(_ name: String?) -> Int {

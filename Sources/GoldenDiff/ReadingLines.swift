@@ -51,12 +51,14 @@ public struct ReadingLines: Sendable {
 
     static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { left in
-            b.withUnsafeBytes { right in
-                left.isEmpty || left.baseAddress == right.baseAddress
-                    || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
-            }
-        }
+        return a.withUnsafeBytes { left in b.withUnsafeBytes { right in sameBytes(left, right) } }
+    }
+
+    /// Byte equality by `memcmp` (the generic `elementsEqual` goes element by element).
+    static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+        left.count == right.count
+            && (left.isEmpty || left.baseAddress == right.baseAddress
+                || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
     }
 
     static func split(_ bytes: [UInt8]) -> [LineSpan] {

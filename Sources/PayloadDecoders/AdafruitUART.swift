@@ -79,9 +79,10 @@ public struct AdafruitUART: PayloadDecoder, PayloadEncoder {
         return fields
     }
 
-    static let asciiDelimiters: [UInt8] = Array("|,; \t".utf8)
+    static let asciiDelimiters: [UInt8] = delimiters.compactMap(\.asciiValue)
 
-    /// `decimal` on ASCII bytes.
+    /// A plain decimal ("23.24", "-1.17", "+5", "0.5"); nil for anything else, including the forms
+    /// `Double.init` also takes ("nan", "inf", "1e5", "0x1p3").
     static func decimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var digits = 0
         var points = 0
@@ -97,21 +98,10 @@ public struct AdafruitUART: PayloadDecoder, PayloadEncoder {
         return Double(String(decoding: text, as: UTF8.self))
     }
 
-    /// A plain decimal ("23.24", "-1.17", "+5", "0.5"); nil for anything else, including the forms
-    /// `Double.init` also takes ("nan", "inf", "1e5", "0x1p3").
+    /// `decimal` of text: each character of a plain decimal is one ASCII byte, so its bytes decide.
     static func decimal(_ text: Substring) -> Double? {
-        var digits = 0
-        var points = 0
-        for (index, character) in text.enumerated() {
-            switch character {
-            case "0"..."9": digits += 1
-            case ".": points += 1
-            case "-" where index == 0, "+" where index == 0: continue
-            default: return nil
-            }
-        }
-        guard digits > 0, points <= 1 else { return nil }
-        return Double(text)
+        var text = String(text)
+        return text.withUTF8(decimal)
     }
 
     /// Writes `text` as UTF-8. Without `text`, writes `temperature_c` (or each of `values`, joined

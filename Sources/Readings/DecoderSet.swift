@@ -56,19 +56,14 @@ public struct DecoderSet: Sendable {
 
     public func decoders(for key: MatchKey) -> [Candidate]? {
         switch key {
-        case .company(let company): decoders(forCompany: company)
+        case .company(let company): Self.find(company, in: companies)
         case .serviceData(let uuid): Self.find(uuid, in: serviceData)
         case .characteristic(let uuid): Self.find(uuid, in: characteristics)
         }
     }
 
-    private func decoders(forCompany company: UInt16) -> [Candidate]? {
-        for entry in companies where entry.key == company { return entry.decoders }
-        return nil
-    }
-
-    private static func find(_ uuid: BluetoothUUID, in index: [(key: BluetoothUUID, decoders: [Candidate])]) -> [Candidate]? {
-        for entry in index where entry.key.low == uuid.low && entry.key.high == uuid.high { return entry.decoders }
+    private static func find<Key: Equatable>(_ key: Key, in index: [(key: Key, decoders: [Candidate])]) -> [Candidate]? {
+        for entry in index where entry.key == key { return entry.decoders }
         return nil
     }
 
