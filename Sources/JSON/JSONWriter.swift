@@ -465,14 +465,21 @@ public struct JSONWriter: ~Copyable {
         let magnitude = abs(value)
         guard magnitude >= 0.001, magnitude < 1e15 else { return false }
         var scale = 1.0
+        var integerScale: Int64 = 1
         for decimals in 1...15 {
             scale *= 10
-            let scaled = (magnitude * scale).rounded()
+            integerScale &*= 10
+            let product = magnitude * scale
+            guard product < 1e15 else { return false }
+            // Rounded half away from zero, as `rounded()`, without a call into libm: below 2^53
+            // the part after the point is exact. Signed conversions: one instruction each.
+            var digits = Int64(product)
+            if product - Double(digits) >= 0.5 { digits &+= 1 }
+            let scaled = Double(digits)
             guard scaled < 1e15 else { return false }
             guard scaled / scale == magnitude else { continue }
-            let digits = UInt64(scaled)
-            let integerPart = digits / UInt64(scale)
-            var fraction = digits - integerPart * UInt64(scale)
+            let integerPart = UInt64(digits / integerScale)
+            var fraction = UInt64(digits % integerScale)
             if value < 0 { raw(UInt8(ascii: "-")) }
             appendInteger(integerPart)
             reserve(decimals + 1)

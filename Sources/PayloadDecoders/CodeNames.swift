@@ -1,29 +1,42 @@
 /// Names for the codes of an enumerated wire field. A code without a name is written
 /// "reserved_<code>", so that every code survives a decode and encodes back to itself.
 struct CodeNames: Sendable, ExpressibleByDictionaryLiteral {
-    private let names: [Int64: String]
+    /// The names by code: the codes of a wire field are small, and a lookup per decoded field is
+    /// then an index, not a hash.
+    private let byCode: [String?]
 
+    /// Codes from 0 to `maximumCode`, the first name given for a code kept.
     init(dictionaryLiteral elements: (Int64, String)...) {
-        names = Dictionary(elements, uniquingKeysWith: { first, _ in first })
+        var byCode: [String?] = []
+        for (code, name) in elements {
+            precondition((0...Self.maximumCode).contains(code), "code \(code) of \(name) outside 0…\(Self.maximumCode)")
+            if byCode.count <= code { byCode += Array(repeating: nil, count: Int(code) + 1 - byCode.count) }
+            if byCode[Int(code)] == nil { byCode[Int(code)] = name }
+        }
+        self.byCode = byCode
     }
 
+    static let maximumCode: Int64 = 1023
+
     func name(_ code: some BinaryInteger) -> String {
-        names[Int64(code)] ?? "reserved_\(code)"
+        knownName(code) ?? "reserved_\(code)"
     }
 
     func name(_ code: some BinaryInteger) -> FieldValue { .string(name(code)) }
 
     /// The name, only when the code has one.
-    func knownName(_ code: some BinaryInteger) -> String? { names[Int64(code)] }
+    func knownName(_ code: some BinaryInteger) -> String? {
+        guard code >= 0, code < byCode.count else { return nil }
+        return byCode[Int(code)]
+    }
 
     func code(for name: String) -> Int64? {
-        if let entry = names.first(where: { $0.value == name }) { return entry.key }
-        guard name.hasPrefix("reserved_"), let code = Int64(name.dropFirst("reserved_".count)),
-            names[code] == nil
+        if let index = byCode.firstIndex(of: name) { return Int64(index) }
+        guard name.hasPrefix("reserved_"), let code = Int64(name.dropFirst("reserved_".count)), knownName(code) == nil
         else { return nil }
         return code
     }
 
     /// The named codes' names, in code order (for messages).
-    var known: [String] { names.sorted { $0.key < $1.key }.map(\.value) }
+    var known: [String] { byCode.compactMap { $0 } }
 }

@@ -187,7 +187,9 @@ public protocol PayloadDecoder: Sendable {
     /// checked against its kind; a value that is still wrong (out of range) throws.
     func configured(with values: DecoderParameterValues) throws(DecoderParameterError) -> any PayloadDecoder
     /// Field names whose values identify a payload the device repeats (EnvSensor: its nonce): copies
-    /// within a few seconds are one reading with `repeats`. Nil: every payload is a reading.
+    /// within a few seconds are one reading with `repeats`. Nil: every payload is a reading. A copy
+    /// byte for byte the same as the held reading's payload is counted without being decoded again
+    /// (decoders are pure), unless the decoder has a follow-up or gave that payload several outcomes.
     var dedupKey: [String]? { get }
     /// Fresh state for work across this decoder's payloads (a log download followed over many
     /// notifications), one per decoding run; nil when it decodes payloads one by one.

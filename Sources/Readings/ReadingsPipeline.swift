@@ -199,12 +199,19 @@ public final class ReadingsPipeline {
         if let candidates {
             let payload = Payload(payloadSource, bytes, context: context)
             for candidate in candidates {
+                if countedAsRepeat(payload, decoder: candidate.slot, address: address, at: event.timestamp) {
+                    decoded = true
+                    continue
+                }
                 var outcomes = candidate.decoder.decode(payload)
                 if outcomes.isEmpty { continue }
                 decoded = true
                 let id = candidate.decoder.id
                 let count = outcomes.count
                 let followUp = followUpOf[candidate.slot]
+                // The payload a held reading keeps to recognise its repeats: only a payload's one
+                // reading, and one no follow-up has to see again.
+                let repeatable = count == 1 && followUp == nil ? payload : nil
                 // Taken from the end of the reversed list: each outcome is moved into its reading,
                 // not copied (and its fields retained and released once more).
                 outcomes.reverse()
@@ -224,7 +231,7 @@ public final class ReadingsPipeline {
                             frame: event.frame, timestamp: event.timestamp, address: address, decoder: id,
                             source: source, match: match, index: count > 1 ? count - outcomes.count - 1 : nil,
                             outcome: readingOutcome),
-                        decoder: candidate.slot)
+                        decoder: candidate.slot, payload: repeatable)
                 }
             }
         }
@@ -247,6 +254,8 @@ public final class ReadingsPipeline {
     private struct HeldReading {
         /// The fields of the reading, for comparing the values of the decoder's dedup key.
         var fields: Fields
+        /// The payload it was decoded from, when it was that payload's only reading.
+        var payload: Payload?
         /// Where the reading waits in the outbox.
         var index: Int
     }
@@ -259,8 +268,25 @@ public final class ReadingsPipeline {
     static let maximumHeld = 512
     static let maximumWaiting = 20_000
 
-    /// `decoder`: the place of the reading's decoder in the decoder set.
-    private func deliver(_ reading: consuming Reading, decoder: Int) {
+    /// A payload byte for byte as the one a held reading came from, from the same device and for
+    /// the same decoder, decodes to the same fields (decoders are pure): within the window it is a
+    /// repeat, counted without decoding it again.
+    private func countedAsRepeat(_ payload: Payload, decoder: Int, address: BluetoothAddress?, at timestamp: Int64)
+        -> Bool
+    {
+        guard !options.allRepeats, dedupKeys[decoder] != nil,
+            let held = pendingDuplicates[DedupDevice(address: address, decoder: decoder)],
+            let heldPayload = held.payload, heldPayload == payload
+        else { return false }
+        let (waited, overflow) = timestamp.subtractingReportingOverflow(output.lastSeen(held.index))
+        guard !overflow, waited <= Self.duplicateWindow else { return false }
+        output.countRepeat(held.index, at: timestamp)
+        return true
+    }
+
+    /// `decoder`: the place of the reading's decoder in the decoder set; `payload`: what the
+    /// reading was decoded from, kept while it is held to recognise its repeats (nil: not kept).
+    private func deliver(_ reading: consuming Reading, decoder: Int, payload: Payload? = nil) {
         guard !options.allRepeats, let names = dedupKeys[decoder], case .fields(let fields) = reading.outcome else {
             output.append(reading)
             return
@@ -281,7 +307,8 @@ public final class ReadingsPipeline {
         }
         var first = consume reading
         first.repeats = 1
-        pendingDuplicates[device] = HeldReading(fields: fields, index: output.append(first, held: true))
+        pendingDuplicates[device] = HeldReading(
+            fields: fields, payload: payload, index: output.append(first, held: true))
     }
 
     /// Releases readings whose copies have stopped, so they go out without waiting for the end.
