@@ -147,9 +147,10 @@ public final class HandoffSink<Element> {
     @usableFromInline
     func flush() {
         guard !batch.isEmpty else { return }
+        batch.dropStale()
         if !stopped { stopped = !send(batch) }
         if let reused = spare() {
-            reused.removeAll()
+            reused.refill()
             batch = reused
         } else {
             batch = HandoffBatch(capacity: batchSize)
@@ -159,12 +160,21 @@ public final class HandoffSink<Element> {
 
 /// Elements on their way across, in memory of their own rather than an array: lent from an
 /// array, each would be copied (the compiler cannot see that nothing else writes there). Filled
-/// on one thread, read on the other after the queue's lock, emptied on the first again.
+/// on one thread, read on the other after the queue's lock, refilled on the first again.
+///
+/// A refilled batch frees each element it held as a new one takes its place, not all at once:
+/// the producer then frees one element's memory for each it allocates, which the allocator's
+/// per-thread cache serves both ways, where freeing a thousand in a row overflows that cache and
+/// takes the slow path for each (and the allocations after them too).
 @usableFromInline
 final class HandoffBatch<Element>: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<Element>
     @usableFromInline let capacity: Int
-    @usableFromInline var count = 0
+    // Used by one thread at a time, handed over under the queue's lock.
+    /// The elements of this fill: the ones the consumer sees.
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    /// Slots holding an element, this fill's or, past `count`, the last fill's still to be freed.
+    @exclusivity(unchecked) @usableFromInline var initialized = 0
 
     @usableFromInline
     init(capacity: Int) {
@@ -173,7 +183,7 @@ final class HandoffBatch<Element>: @unchecked Sendable {
     }
 
     deinit {
-        base.deinitialize(count: count)
+        base.deinitialize(count: initialized)
         base.deallocate()
     }
 
@@ -182,13 +192,27 @@ final class HandoffBatch<Element>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func append(_ element: consuming Element) {
+        if count < initialized {
+            (base + count).deinitialize(count: 1)
+        } else {
+            initialized += 1
+        }
         (base + count).initialize(to: element)
         count += 1
     }
 
-    func removeAll() {
-        base.deinitialize(count: count)
+    /// Starts a new fill; the last fill's elements are freed as new ones replace them.
+    func refill() {
         count = 0
+    }
+
+    /// Frees what is left of the last fill past this one's end: before a batch is handed over,
+    /// so that only the producer ever frees elements.
+    @usableFromInline
+    func dropStale() {
+        guard initialized > count else { return }
+        (base + count).deinitialize(count: initialized - count)
+        initialized = count
     }
 
     /// Lends each element to `body` in order until it returns false; whether it never did.
@@ -271,12 +295,14 @@ final class BatchQueue<Element>: @unchecked Sendable {
         }
     }
 
-    /// A batch the consumer has finished with, kept for the producer to empty and reuse (so that
-    /// it is freed where it was filled); at most a queue's worth are kept.
+    /// A batch the consumer has finished with, kept for the producer to refill (so that its
+    /// elements are freed where they were made). Every one is kept: the producer makes a batch
+    /// only when none is spare, so there are at most `depth` queued, one lent and one filling,
+    /// and a batch dropped here would be freed on the consumer's thread.
     @usableFromInline
     func giveBack(_ batch: HandoffBatch<Element>) {
         lock.withLock {
-            if !stopped, spares.count < depth { spares.append(batch) }
+            if !stopped { spares.append(batch) }
         }
     }
 
