@@ -54,7 +54,9 @@ public struct DecoderSet: Sendable {
         }
     }
 
-    public func decoders(for key: MatchKey) -> [Candidate]? {
+    /// The decoders to try for `key`, in order; empty when none claims it. Not an optional: the
+    /// array is looked up for every payload, and releasing an optional one took a generic path.
+    public func decoders(for key: MatchKey) -> [Candidate] {
         switch key {
         case .company(let company): Self.find(company, in: companies)
         case .serviceData(let uuid): Self.find(uuid, in: serviceData)
@@ -62,9 +64,9 @@ public struct DecoderSet: Sendable {
         }
     }
 
-    private static func find<Key: Equatable>(_ key: Key, in index: [(key: Key, decoders: [Candidate])]) -> [Candidate]? {
+    private static func find<Key: Equatable>(_ key: Key, in index: [(key: Key, decoders: [Candidate])]) -> [Candidate] {
         for entry in index where entry.key == key { return entry.decoders }
-        return nil
+        return []
     }
 
     /// The ids a run over this set can produce: the decoders' and their follow-ups' (for `--decoder`).

@@ -108,7 +108,7 @@ public final class ReadingsPipeline {
                 }
                 // Most structures no decoder claims: nothing to copy or gather for them.
                 let candidates = decoders.decoders(for: key)
-                guard candidates != nil || options.includeUndecoded else { continue }
+                guard !candidates.isEmpty || options.includeUndecoded else { continue }
                 let payloadContext: PayloadContext
                 if decoders.readsAdvertisingContext(key) {
                     if context == nil { context = Self.context(of: adv, bytes) }
@@ -184,9 +184,9 @@ public final class ReadingsPipeline {
 
     // MARK: Decoding
 
-    /// `candidates`: the decoders for `key`, in order (nil when none claims it).
+    /// `candidates`: the decoders for `key`, in order (empty when none claims it).
     private func decode(
-        _ key: MatchKey, _ candidates: [DecoderSet.Candidate]?, match: Reading.Match, bytes: [UInt8], source: String,
+        _ key: MatchKey, _ candidates: [DecoderSet.Candidate], match: Reading.Match, bytes: [UInt8], source: String,
         operation: ValueOperation?, address: BluetoothAddress?, context: PayloadContext, _ event: Event
     ) {
         let payloadSource: PayloadSource
@@ -196,7 +196,7 @@ public final class ReadingsPipeline {
         case .characteristic(let uuid): payloadSource = .attribute(uuid: uuid, operation: operation ?? .notify)
         }
         var decoded = false
-        if let candidates {
+        if !candidates.isEmpty {
             let payload = Payload(payloadSource, bytes, context: context)
             for candidate in candidates {
                 if countedAsRepeat(payload, decoder: candidate.slot, address: address, at: event.timestamp) {
@@ -209,9 +209,9 @@ public final class ReadingsPipeline {
                 let id = candidate.decoder.id
                 let count = outcomes.count
                 let followUp = followUpOf[candidate.slot]
-                // The payload a held reading keeps to recognise its repeats: only a payload's one
-                // reading, and one no follow-up has to see again.
-                let repeatable = count == 1 && followUp == nil ? payload : nil
+                // A held reading keeps its payload to recognise repeats only when it is the
+                // payload's one reading and no follow-up has to see the payload again.
+                let repeatable = count == 1 && followUp == nil
                 // Taken from the end of the reversed list: each outcome is moved into its reading,
                 // not copied (and its fields retained and released once more).
                 outcomes.reverse()
@@ -231,7 +231,7 @@ public final class ReadingsPipeline {
                             frame: event.frame, timestamp: event.timestamp, address: address, decoder: id,
                             source: source, match: match, index: count > 1 ? count - outcomes.count - 1 : nil,
                             outcome: readingOutcome),
-                        decoder: candidate.slot, payload: repeatable)
+                        decoder: candidate.slot, payload: payload, keepingPayload: repeatable)
                 }
             }
         }
@@ -285,8 +285,9 @@ public final class ReadingsPipeline {
     }
 
     /// `decoder`: the place of the reading's decoder in the decoder set; `payload`: what the
-    /// reading was decoded from, kept while it is held to recognise its repeats (nil: not kept).
-    private func deliver(_ reading: consuming Reading, decoder: Int, payload: Payload? = nil) {
+    /// reading was decoded from, kept while it is held to recognise its repeats when
+    /// `keepingPayload`. (Not an optional payload: that took a generic path for every reading.)
+    private func deliver(_ reading: consuming Reading, decoder: Int, payload: borrowing Payload, keepingPayload: Bool) {
         guard !options.allRepeats, let names = dedupKeys[decoder], case .fields(let fields) = reading.outcome else {
             output.append(reading)
             return
@@ -308,7 +309,7 @@ public final class ReadingsPipeline {
         var first = consume reading
         first.repeats = 1
         pendingDuplicates[device] = HeldReading(
-            fields: fields, payload: payload, index: output.append(first, held: true))
+            fields: fields, payload: keepingPayload ? copy payload : nil, index: output.append(first, held: true))
     }
 
     /// Releases readings whose copies have stopped, so they go out without waiting for the end.

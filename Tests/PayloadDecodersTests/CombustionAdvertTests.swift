@@ -64,6 +64,15 @@ struct CombustionAdvertTests {
             decoder, .manufacturer(0x09C7, hex("01 FF FF FF FF" + String(repeating: " FF", count: 13))))
         #expect((1...8).map { ones?["t\($0)_c"] } == Array(repeating: 389.55, count: 8))
         #expect(ones?["serial"] == "FFFFFFFF")
+        #expect(zeros?["serial"] == "00000000")
+    }
+
+    @Test func `a serial keeps its leading zeros, eight digits`() {
+        let temperatures = String(repeating: " 00", count: 13)
+        for (bytes, serial) in [("01 00 00 00", "00000001"), ("EF CD AB 00", "00ABCDEF"), ("00 00 00 10", "10000000")] {
+            let fields = decodeFields(decoder, .manufacturer(0x09C7, hex("01 " + bytes + temperatures)))
+            #expect(fields?["serial"] == .string(serial))
+        }
     }
 
     @Test func `older firmware stops after the temperatures or any tail byte`() {
