@@ -110,12 +110,13 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
         while !reader.isAtEnd {
             let offset = reader.offset
             let id = try reader.u8("object_id")
-            guard let object = BTHomeObject.byID[Int(id)] else {
+            let place = BTHomeObject.placeByID[Int(id)]
+            guard place >= 0 else {
                 throw DecodeError(.badValue("unknown object id 0x\(hex2(id))"), at: offset, field: "object_id")
             }
-            let values = try object.read(&reader)
+            let values = try BTHomeObject.all[place].read(&reader)
             add(values.name, values.value)
-            if let second = values.second { add(second.name, second.value) }
+            if !values.secondName.isEmpty { add(values.secondName, values.secondValue) }
         }
     }
 

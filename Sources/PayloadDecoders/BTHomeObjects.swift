@@ -133,9 +133,12 @@ struct BTHomeObject: Sendable {
         "running", "safety", "smoke", "sound", "tamper", "vibration", "window",
     ].enumerated().map { BTHomeObject(0x15 + UInt8($0.offset), $0.element, .binary) }
 
-    /// Indexed by object id; the first definition of an id wins.
-    static let byID: [BTHomeObject?] = all.reversed().reduce(into: [BTHomeObject?](repeating: nil, count: 256)) {
-        $0[Int($1.id)] = $1
+    /// The place in `all` of each object id's definition (the first one), -1 for an unknown id.
+    /// Places rather than optional objects: an object is looked up for every one a payload
+    /// holds, and an optional taken out of the table was copied and freed through the runtime's
+    /// generic path.
+    static let placeByID: [Int] = all.indices.reversed().reduce(into: [Int](repeating: -1, count: 256)) {
+        $0[Int(all[$1].id)] = $1
     }
 
     static let buttonEvents: CodeNames = [
@@ -154,11 +157,17 @@ struct BTHomeObject: Sendable {
     struct Values {
         var name: String
         var value: FieldValue
-        var second: (name: String, value: FieldValue)?
+        /// The second value's name, empty when there is none. Not an optional pair: one is made
+        /// for every object, and freeing the optional took the runtime's generic path.
+        var secondName = ""
+        var secondValue = FieldValue.null
         init(_ name: String, _ value: FieldValue, _ second: (name: String, value: FieldValue)? = nil) {
             self.name = name
             self.value = value
-            self.second = second
+            if let second {
+                secondName = second.name
+                secondValue = second.value
+            }
         }
     }
 

@@ -21,8 +21,14 @@ public final class ReadingsPipeline {
     let options: Options
     /// Each decoder's dedup key, by its place in the decoder set (nil: every payload is a reading).
     private let dedupKeys: [[String]?]
+    /// Whether each decoder has one: asked for every payload, where taking the optional out of
+    /// `dedupKeys` would copy it through the runtime's generic path.
+    private let deduplicates: [Bool]
     /// Each decoder's follow-up, by its place in the decoder set.
     private let followUpOf: [(any DecoderFollowUp)?]
+    /// Whether each decoder has one: asked for every payload, where taking the optional out of
+    /// `followUpOf` would copy it through the runtime's generic path.
+    private let hasFollowUp: [Bool]
     /// The follow-ups there are, for the end of a connection and of the capture.
     private let followUps: [any DecoderFollowUp]
     @exclusivity(unchecked) private var output = ReadingOutbox()
@@ -40,8 +46,10 @@ public final class ReadingsPipeline {
         self.decoders = decoders
         self.options = options
         dedupKeys = decoders.decoders.map(\.dedupKey)
+        deduplicates = dedupKeys.map { $0 != nil }
         followUpOf = decoders.decoders.map { $0.makeFollowUp() }
         followUps = followUpOf.compactMap { $0 }
+        hasFollowUp = followUpOf.map { $0 != nil }
     }
 
     /// Decodes what the event carries and hands over the readings that are ready, in order.
@@ -187,7 +195,7 @@ public final class ReadingsPipeline {
     /// `candidates`: the decoders for `key`, in order (empty when none claims it).
     private func decode(
         _ key: MatchKey, _ candidates: [DecoderSet.Candidate], match: Reading.Match, bytes: [UInt8], source: String,
-        operation: ValueOperation?, address: BluetoothAddress?, context: PayloadContext, _ event: Event
+        operation: ValueOperation?, address: BluetoothAddress?, context: consuming PayloadContext, _ event: Event
     ) {
         let payloadSource: PayloadSource
         switch key {
@@ -197,7 +205,7 @@ public final class ReadingsPipeline {
         }
         var decoded = false
         if !candidates.isEmpty {
-            let payload = Payload(payloadSource, bytes, context: context)
+            let payload = Payload(payloadSource, bytes, context: consume context)
             for candidate in candidates {
                 if countedAsRepeat(payload, decoder: candidate.slot, address: address, at: event.timestamp) {
                     decoded = true
@@ -208,10 +216,10 @@ public final class ReadingsPipeline {
                 decoded = true
                 let id = candidate.decoder.id
                 let count = outcomes.count
-                let followUp = followUpOf[candidate.slot]
+                let followedUp = hasFollowUp[candidate.slot]
                 // A held reading keeps its payload to recognise repeats only when it is the
                 // payload's one reading and no follow-up has to see the payload again.
-                let repeatable = count == 1 && followUp == nil
+                let repeatable = count == 1 && !followedUp
                 // Taken from the end of the reversed list: each outcome is moved into its reading,
                 // not copied (and its fields retained and released once more).
                 outcomes.reverse()
@@ -219,7 +227,7 @@ public final class ReadingsPipeline {
                     let readingOutcome: Reading.Outcome
                     switch consume outcome {
                     case .fields(let fields):
-                        if let followUp, let address {
+                        if followedUp, let address, let followUp = followUpOf[candidate.slot] {
                             let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
                             append(followUp.observe(fields, from: address, at: moment))
                         }
@@ -254,10 +262,16 @@ public final class ReadingsPipeline {
     private struct HeldReading {
         /// The fields of the reading, for comparing the values of the decoder's dedup key.
         var fields: Fields
-        /// The payload it was decoded from, when it was that payload's only reading.
-        var payload: Payload?
+        /// The payload it was decoded from, when it was that payload's only reading (`payloadKept`).
+        /// Not an optional: compared for every copy, an optional one went through the runtime's
+        /// generic path.
+        var payload: Payload
+        var payloadKept: Bool
         /// Where the reading waits in the outbox.
         var index: Int
+
+        /// What a held reading keeps when it keeps no payload.
+        static let noPayload = Payload(.manufacturerData(company: 0), [])
     }
 
     /// How long a de-duplicated reading waits for more copies after the last one (capture time).
@@ -274,13 +288,16 @@ public final class ReadingsPipeline {
     private func countedAsRepeat(_ payload: Payload, decoder: Int, address: BluetoothAddress?, at timestamp: Int64)
         -> Bool
     {
-        guard !options.allRepeats, dedupKeys[decoder] != nil,
-            let held = pendingDuplicates[DedupDevice(address: address, decoder: decoder)],
-            let heldPayload = held.payload, heldPayload == payload
+        guard !options.allRepeats, deduplicates[decoder],
+            let place = pendingDuplicates.index(forKey: DedupDevice(address: address, decoder: decoder))
         else { return false }
-        let (waited, overflow) = timestamp.subtractingReportingOverflow(output.lastSeen(held.index))
+        let held = pendingDuplicates.values[place].index
+        guard pendingDuplicates.values[place].payloadKept, pendingDuplicates.values[place].payload == payload else {
+            return false
+        }
+        let (waited, overflow) = timestamp.subtractingReportingOverflow(output.lastSeen(held))
         guard !overflow, waited <= Self.duplicateWindow else { return false }
-        output.countRepeat(held.index, at: timestamp)
+        output.countRepeat(held, at: timestamp)
         return true
     }
 
@@ -288,7 +305,9 @@ public final class ReadingsPipeline {
     /// reading was decoded from, kept while it is held to recognise its repeats when
     /// `keepingPayload`. (Not an optional payload: that took a generic path for every reading.)
     private func deliver(_ reading: consuming Reading, decoder: Int, payload: borrowing Payload, keepingPayload: Bool) {
-        guard !options.allRepeats, let names = dedupKeys[decoder], case .fields(let fields) = reading.outcome else {
+        guard !options.allRepeats, deduplicates[decoder], let names = dedupKeys[decoder],
+            case .fields(let fields) = reading.outcome
+        else {
             output.append(reading)
             return
         }
@@ -309,7 +328,8 @@ public final class ReadingsPipeline {
         var first = consume reading
         first.repeats = 1
         pendingDuplicates[device] = HeldReading(
-            fields: fields, payload: keepingPayload ? copy payload : nil, index: output.append(first, held: true))
+            fields: fields, payload: keepingPayload ? copy payload : HeldReading.noPayload, payloadKept: keepingPayload,
+            index: output.append(first, held: true))
     }
 
     /// Releases readings whose copies have stopped, so they go out without waiting for the end.
