@@ -9,7 +9,8 @@ struct CodeNames: Sendable, ExpressibleByDictionaryLiteral {
     init(dictionaryLiteral elements: (Int64, String)...) {
         var byCode: [String?] = []
         for (code, name) in elements {
-            precondition((0...Self.maximumCode).contains(code), "code \(code) of \(name) outside 0…\(Self.maximumCode)")
+            precondition(
+                (0...Self.maximumCode).contains(code), "code \(code) of \(name) outside 0…\(Self.maximumCode)")
             if byCode.count <= code { byCode += Array(repeating: nil, count: Int(code) + 1 - byCode.count) }
             if byCode[Int(code)] == nil { byCode[Int(code)] = name }
         }

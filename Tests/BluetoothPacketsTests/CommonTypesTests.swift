@@ -1,5 +1,6 @@
 import BluetoothPackets
 import ByteReading
+import TestSupport
 import Testing
 
 /// UUIDs (Core v5.4, Vol 3, Part B, §2.5.1) and device addresses (Vol 6, Part B, §1.3).
@@ -115,5 +116,44 @@ struct BluetoothAddressTests {
             [0, 1, 2, 3, 0xFF, 7].map { AddressType(rawValue: $0).name } == [
                 "public", "random", "public_identity", "random_identity", "anonymous", "type_7",
             ])
+    }
+}
+
+/// UUIDs and addresses print as their digits do one by one (`String(_:radix:)`), for every digit.
+struct PrintedFormTests {
+    static func hex(_ value: UInt64, _ digits: Int, uppercase: Bool = false) -> String {
+        let text = String(value, radix: 16, uppercase: uppercase)
+        return String(repeating: "0", count: digits - text.count) + text
+    }
+
+    @Test func `UUIDs print in the canonical and short forms, every digit`() {
+        var generator = TestRandom(seed: 7)
+        for round in 0..<20_000 {
+            // Each nibble value in each place, then random ones.
+            let nibble = UInt64(round % 16) * 0x1111_1111_1111_1111
+            let (high, low) = round < 16 ? (nibble, ~nibble) : (generator.next(), generator.next())
+            let uuid = BluetoothUUID(high: high, low: low)
+            let expected = [
+                Self.hex(high >> 32, 8), Self.hex(high >> 16 & 0xFFFF, 4), Self.hex(high & 0xFFFF, 4),
+                Self.hex(low >> 48, 4), Self.hex(low & 0xFFFF_FFFF_FFFF, 12),
+            ].joined(separator: "-")
+            #expect(uuid.canonicalDescription == expected)
+            let short = UInt32(truncatingIfNeeded: generator.next())
+            #expect(BluetoothUUID(short).description == Self.hex(UInt64(short), short <= 0xFFFF ? 4 : 8))
+            let sixteen = UInt16(truncatingIfNeeded: generator.next())
+            #expect(BluetoothUUID(UInt32(sixteen)).description == Self.hex(UInt64(sixteen), 4))
+        }
+    }
+
+    @Test func `addresses print upper case with colons, every digit`() {
+        var generator = TestRandom(seed: 11)
+        for round in 0..<20_000 {
+            let value = round < 16 ? UInt64(round) * 0x1111_1111_1111 : generator.next() & 0xFFFF_FFFF_FFFF
+            let digits = Self.hex(value, 12, uppercase: true)
+            let expected = stride(from: 0, to: 12, by: 2).map { offset in
+                String(digits.dropFirst(offset).prefix(2))
+            }.joined(separator: ":")
+            #expect(BluetoothAddress(value).description == expected)
+        }
     }
 }

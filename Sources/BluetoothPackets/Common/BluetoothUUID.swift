@@ -98,36 +98,29 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
     /// Writes the printed form where `out` points (room for 36 bytes); returns its length.
     @inlinable
     public func writeText(to out: UnsafeMutablePointer<UInt8>, canonical: Bool = false) -> Int {
-        let digits: StaticString = "0123456789abcdef"
-        return digits.withUTF8Buffer { hex in
-            var i = 0
-            func put(_ value: UInt64, _ count: Int) {
-                var shift = UInt64(count * 4)
-                while shift > 0 {
-                    shift -= 4
-                    out[i] = hex[Int((value >> shift) & 0xF)]
-                    i += 1
-                }
+        if !canonical, let short = shortValue {
+            let digits = HexText.digits(short)
+            if short > 0xFFFF {
+                HexText.store(digits, to: out, at: 0)
+                return 8
             }
-            func dash() {
-                out[i] = UInt8(ascii: "-")
-                i += 1
-            }
-            if !canonical, let short = shortValue {
-                put(UInt64(short), short <= 0xFFFF ? 4 : 8)
-                return i
-            }
-            put(high >> 32, 8)
-            dash()
-            put(high >> 16 & 0xFFFF, 4)
-            dash()
-            put(high & 0xFFFF, 4)
-            dash()
-            put(low >> 48, 4)
-            dash()
-            put(low & 0xFFFF_FFFF_FFFF, 12)
-            return i
+            HexText.storeFour(digits >> 32, to: out, at: 0)
+            return 4
         }
+        // 8-4-4-4-12: each half of each 64-bit half is eight digits.
+        HexText.store(HexText.digits(UInt32(truncatingIfNeeded: high >> 32)), to: out, at: 0)
+        let second = HexText.digits(UInt32(truncatingIfNeeded: high))
+        HexText.storeFour(second, to: out, at: 9)
+        HexText.storeFour(second >> 32, to: out, at: 14)
+        let third = HexText.digits(UInt32(truncatingIfNeeded: low >> 32))
+        HexText.storeFour(third, to: out, at: 19)
+        HexText.storeFour(third >> 32, to: out, at: 24)
+        HexText.store(HexText.digits(UInt32(truncatingIfNeeded: low)), to: out, at: 28)
+        out[8] = UInt8(ascii: "-")
+        out[13] = UInt8(ascii: "-")
+        out[18] = UInt8(ascii: "-")
+        out[23] = UInt8(ascii: "-")
+        return 36
     }
 
     public static func < (a: BluetoothUUID, b: BluetoothUUID) -> Bool { (a.high, a.low) < (b.high, b.low) }
