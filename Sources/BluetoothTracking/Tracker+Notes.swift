@@ -44,7 +44,7 @@ extension Note {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0 { end -= 1 }
         let kept = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
-        guard !kept.contains(0), let text = String(validating: kept, as: UTF8.self) else { return nil }
+        guard !kept.contains(0), let text = UTF8Text.decode(kept) else { return nil }
         var printable = 0
         var all = 0
         for scalar in text.unicodeScalars {

@@ -288,7 +288,7 @@ extension Program {
             }
             return .string(String(decoding: bytes, as: UTF8.self))
         case .utf8:
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard let text = UTF8Text.decode(bytes) else {
                 throw DecodeError(.badValue("not valid UTF-8"), at: offset, field: name)
             }
             return .string(text)

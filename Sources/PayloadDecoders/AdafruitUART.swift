@@ -30,7 +30,7 @@ public struct AdafruitUART: PayloadDecoder, PayloadEncoder {
     }
 
     static func readText(_ reader: inout ByteReader) throws(DecodeError) -> String? {
-        String(validating: reader.rest(), as: UTF8.self)
+        UTF8Text.decode(reader.rest())
     }
 
     /// The fields of any text, character by character.

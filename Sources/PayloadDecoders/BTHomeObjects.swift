@@ -196,7 +196,7 @@ struct BTHomeObject: Sendable {
         case .text:
             let length = Int(try reader.u8("\(name)_length"))
             let offset = reader.offset
-            guard let text = String(validating: try reader.bytes(length, name), as: UTF8.self) else {
+            guard let text = UTF8Text.decode(try reader.bytes(length, name)) else {
                 throw DecodeError(.badValue("not UTF-8"), at: offset, field: name)
             }
             return Values(name, .string(text))

@@ -22,7 +22,7 @@ public struct SIGText: PayloadDecoder {
 
     static func read(_ reader: inout ByteReader) throws(DecodeError) -> Fields {
         let offset = reader.offset
-        guard let text = String(validating: reader.rest(), as: UTF8.self) else {
+        guard let text = UTF8Text.decode(reader.rest()) else {
             throw DecodeError(.badValue("not UTF-8"), at: offset, field: "text")
         }
         var scalars = Substring(text).unicodeScalars
