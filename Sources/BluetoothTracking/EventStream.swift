@@ -16,16 +16,18 @@ public enum EventStream {
         var reported = 0
         var lastTimestamp: Int64 = 0
         var first = true
-        while !stop(), let record = reader.next() {
-            if first {
-                firstRecord(record.timestamp)
-                first = false
+        tracker.streaming(to: body) {
+            while !stop(), let record = reader.next() {
+                if first {
+                    firstRecord(record.timestamp)
+                    first = false
+                }
+                if reader.problemCount > reported {
+                    reported = reportProblems(reader, from: reported, timestamp: record.timestamp, tracker, body)
+                }
+                lastTimestamp = record.timestamp
+                tracker.consumeStreamed(record)
             }
-            if reader.problemCount > reported {
-                reported = reportProblems(reader, from: reported, timestamp: record.timestamp, tracker, body)
-            }
-            lastTimestamp = record.timestamp
-            tracker.consume(record, body)
         }
         tracker.finish(body)
         reportProblems(reader, from: reported, timestamp: lastTimestamp, tracker, body)

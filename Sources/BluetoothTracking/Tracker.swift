@@ -72,28 +72,39 @@ public final class Tracker {
 
     /// Processes one record and hands over the events it completed, in order.
     public func consume(_ record: CaptureRecord, _ emit: (consuming Event) -> Void) {
+        streaming(to: emit) { consumeStreamed(record) }
+    }
+
+    /// Runs `body` with `emit` as where events go, for `consumeStreamed`: a stream of records
+    /// makes its closure escaping once, not once per record (each time a heap box and a check).
+    func streaming(to emit: (consuming Event) -> Void, _ body: () -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            sink = emit
+            defer { sink = nil }
+            body()
+        }
+    }
+
+    /// One record, inside `streaming`.
+    func consumeStreamed(_ record: CaptureRecord) {
         statistics.records += 1
         frame = record.frame
         timestamp = record.timestamp
         adapter = record.adapter
         truncated = record.isSnapped
-        withoutActuallyEscaping(emit) { emit in
-            sink = emit
-            defer { sink = nil }
-            var reader = ByteReader(record.payload)
-            switch record.kind {
-            case .event: handleEvent(&reader)
-            case .acl: handleACL(&reader, direction: record.direction)
-            case .command: handleCommand(&reader)
-            case .linkLayer: handleLinkLayer(&reader, linkType: record.linkType)
-            case .note:
-                push(.note(Note(record: record)))
-            case .sco, .iso, .other:
-                statistics.skippedRecords += 1
-            }
-            if heldCount > 0 { expireHolds() }
-            drain(emit)
+        var reader = ByteReader(record.payload)
+        switch record.kind {
+        case .event: handleEvent(&reader)
+        case .acl: handleACL(&reader, direction: record.direction)
+        case .command: handleCommand(&reader)
+        case .linkLayer: handleLinkLayer(&reader, linkType: record.linkType)
+        case .note:
+            push(.note(Note(record: record)))
+        case .sco, .iso, .other:
+            statistics.skippedRecords += 1
         }
+        if heldCount > 0 { expireHolds() }
+        if let sink { drain(sink) }
     }
 
     /// Ends the stream: decides held events, reports unfinished fragments, caches open connections.
