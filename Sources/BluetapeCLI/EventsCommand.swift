@@ -160,7 +160,7 @@ enum GattCommand: Command {
         let capture = try openCapture(path)
         let reader = try readCapture { () throws(CaptureError) in try capture.openReader() }
         let tracker = Tracker(options: options)
-        while let record = reader.next() { tracker.consume(record) { _ in } }
+        tracker.consumeAll({ reader.next() }) { _ in }
         tracker.finish { _ in }
         var databases = tracker.learnedDatabases
         for (address, db) in options.gattMap.devices where databases[.device(address)] == nil {

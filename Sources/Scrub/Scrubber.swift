@@ -27,10 +27,11 @@ public final class Scrubber {
         context.learning = true
         let rewriter = Rewriter(context: context)
         let tracker = Tracker()
-        while !stop(), let record = source.next() {
+        tracker.consumeAll({
+            guard !stop(), let record = source.next() else { return nil }
             rewriter.process(record)
-            tracker.consume(record) { event in context.facts.learn(event, &context.names) }
-        }
+            return record
+        }) { event in context.facts.learn(event, &context.names) }
         rewriter.finish()
         tracker.finish { event in context.facts.learn(event, &context.names) }
         context.addresses.assign()
