@@ -44,15 +44,44 @@ struct HTMLWriter {
         raw("</\(tag)>")
     }
 
-    /// A coordinate with one decimal, no trailing ".0" ("12.5", "40").
-    mutating func number(_ value: Double) { raw(Self.coordinate(value)) }
-
-    static func coordinate(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
+    /// A coordinate with one decimal, no trailing ".0" ("12.5", "40", "-0.5"), written without
+    /// making a string (a chart has thousands).
+    mutating func number(_ value: Double) {
+        guard value.isFinite else {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
         let tenths = Int((value * 10).rounded())
         let whole = tenths / 10
         let fraction = abs(tenths % 10)
-        let sign = tenths < 0 && whole == 0 ? "-" : ""
-        return fraction == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+        if tenths < 0, whole == 0 { bytes.append(UInt8(ascii: "-")) }
+        integer(whole)
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction))
+        }
+    }
+
+    /// An integer in decimal, as `String(value)` writes it, without making a string.
+    mutating func integer(_ value: some BinaryInteger) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = UInt64(value.magnitude)
+        var room: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: any UInt64's 20 digits
+        withUnsafeMutableBytes(of: &room) { room in
+            var start = room.count
+            repeat {
+                start -= 1
+                room[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: room[start...])
+        }
+    }
+
+    /// `number`'s text as a string.
+    static func coordinate(_ value: Double) -> String {
+        var writer = HTMLWriter(capacity: 24)
+        writer.number(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

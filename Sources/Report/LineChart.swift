@@ -153,10 +153,10 @@ struct LineChart {
                 frames.raw(",")
             }
             let ms = axis.milliseconds(p.time)
-            times.raw(String(ms - lastTime))
+            times.integer(ms - lastTime)
             lastTime = ms
             values.raw(Self.valueText(p.value))
-            frames.raw(String(p.frame - lastFrame))
+            frames.integer(p.frame - lastFrame)
             lastFrame = p.frame
         }
         out.raw(" data-t=\"")

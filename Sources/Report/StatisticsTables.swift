@@ -107,7 +107,11 @@ enum StatisticsTables {
             let latency = c.latency.count > 0
                 ? [c.latency.median, c.latency.quantile(0.95), c.latency.maximum].map { Formatting.milliseconds($0 ?? 0) }
                     .joined(separator: " · ") : ""
-            let errors = c.errors.sorted { $0.value > $1.value }.map {
+            // Most frequent first; equal counts in opcode and code order, not the dictionary's
+            // (which changes from run to run).
+            let errors = c.errors.sorted {
+                ($1.value, $0.key.requestOpcode, $0.key.code) < ($0.value, $1.key.requestOpcode, $1.key.code)
+            }.map {
                 "\(ATTOpcode.name($0.key.requestOpcode)): \(ATTErrorNames.name($0.key.code)) \($0.value)"
             }.joined(separator: ", ")
             row(
