@@ -107,13 +107,7 @@ enum StatisticsTables {
             let latency = c.latency.count > 0
                 ? [c.latency.median, c.latency.quantile(0.95), c.latency.maximum].map { Formatting.milliseconds($0 ?? 0) }
                     .joined(separator: " · ") : ""
-            // Most frequent first; equal counts in opcode and code order, not the dictionary's
-            // (which changes from run to run).
-            let errors = c.errors.sorted {
-                ($1.value, $0.key.requestOpcode, $0.key.code) < ($0.value, $1.key.requestOpcode, $1.key.code)
-            }.map {
-                "\(ATTOpcode.name($0.key.requestOpcode)): \(ATTErrorNames.name($0.key.code)) \($0.value)"
-            }.joined(separator: ", ")
+            let errors = errorSummary(c.errors)
             row(
                 [
                     "\(c.handle)" + (s.events.adapters.count > 1 ? " (hci\(c.adapter))" : ""),
@@ -213,6 +207,16 @@ enum StatisticsTables {
                 numeric: [0], into: &out)
         }
         footer(notListed: track.differenceCount - track.differences.count, "differences", into: &out)
+    }
+
+    /// A connection's ATT errors, most frequent first; equal counts in opcode and code order, not
+    /// the dictionary's (which changes from run to run).
+    static func errorSummary(_ errors: [ConnectionStatistics.ATTError: Int]) -> String {
+        errors.sorted {
+            ($1.value, $0.key.requestOpcode, $0.key.code) < ($0.value, $1.key.requestOpcode, $1.key.code)
+        }.map {
+            "\(ATTOpcode.name($0.key.requestOpcode)): \(ATTErrorNames.name($0.key.code)) \($0.value)"
+        }.joined(separator: ", ")
     }
 
     static func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Report
+@testable import Statistics
 
 /// Numbers in the page's markup are written straight into its bytes; they read as the text the
 /// charts had before (`String(_:)`, and tenths without a trailing ".0").
@@ -43,5 +44,28 @@ struct HTMLWriterNumberTests {
             #expect(Self.written { $0.integer(value) } == String(value))
             #expect(Self.written { $0.integer(Int(truncatingIfNeeded: value)) } == String(Int(truncatingIfNeeded: value)))
         }
+    }
+}
+
+/// A connection's ATT errors read the same in every run: most frequent first, then by opcode and
+/// code, never in a dictionary's order (which Swift changes from process to process).
+struct ErrorSummaryTests {
+    @Test func `equal counts are listed by opcode and code`() {
+        // Read By Type (0x08) twice, then six errors once each, entered in no particular order.
+        typealias ATTError = ConnectionStatistics.ATTError
+        let once: [(UInt8, UInt8)] = [(0x12, 0x01), (0x04, 0x0A), (0x10, 0x0A), (0x06, 0x0A), (0x0A, 0x02), (0x04, 0x01)]
+        var errors: [ATTError: Int] = [ATTError(requestOpcode: 0x08, code: 0x0A): 2]
+        for (opcode, code) in once { errors[ATTError(requestOpcode: opcode, code: code)] = 1 }
+        let summary = StatisticsTables.errorSummary(errors)
+        let opcodes = summary.split(separator: ", ").map { String($0.prefix { $0 != ":" }) }
+        #expect(
+            opcodes == [
+                "read_by_type_req", "find_info_req", "find_info_req", "find_by_type_req", "read_req",
+                "read_by_group_req", "write_req",
+            ])
+        #expect(
+            summary.hasPrefix(
+                "read_by_type_req: attribute_not_found 2, find_info_req: invalid_handle 1, "
+                    + "find_info_req: attribute_not_found 1"))
     }
 }
