@@ -58,14 +58,14 @@ public enum CivilTime {
     /// "2024-03-15 09:30:01.151075 UTC".
     public static func utcText(micros: Int64) -> String {
         let p = parts(micros: micros)
-        return "\(pad(p.year, 4))-\(pad(p.month, 2))-\(pad(p.day, 2)) \(pad(p.hour, 2)):\(pad(p.minute, 2)):"
+        return "\(year(p.year))-\(pad(p.month, 2))-\(pad(p.day, 2)) \(pad(p.hour, 2)):\(pad(p.minute, 2)):"
             + "\(pad(p.second, 2)).\(pad(p.microsecond, 6)) UTC"
     }
 
     /// "2024-03-15T09:30:01.151075Z": ISO 8601, which `parseISO` reads back exactly.
     public static func isoText(micros: Int64) -> String {
         let p = parts(micros: micros)
-        return "\(pad(p.year, 4))-\(pad(p.month, 2))-\(pad(p.day, 2))T\(pad(p.hour, 2)):\(pad(p.minute, 2)):"
+        return "\(year(p.year))-\(pad(p.month, 2))-\(pad(p.day, 2))T\(pad(p.hour, 2)):\(pad(p.minute, 2)):"
             + "\(pad(p.second, 2)).\(pad(p.microsecond, 6))Z"
     }
 
@@ -137,6 +137,12 @@ public enum CivilTime {
     private static func number(_ text: Substring) -> Int64? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int64(text)
+    }
+
+    /// Four digits at least, with a minus sign before the years before year 0 (ISO 8601's
+    /// expanded form): a btsnoop time of zero falls on -0001-12-20.
+    static func year(_ value: Int64) -> String {
+        value < 0 ? "-" + pad(0 - value, 4) : pad(value, 4)
     }
 
     static func pad(_ value: Int64, _ width: Int) -> String {

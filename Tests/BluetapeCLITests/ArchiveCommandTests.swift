@@ -10,13 +10,54 @@ import TestSupport
 struct ArchiveCommandTests {
     static let shared = TestPaths.sharedCaptures
 
-    /// The `bluetape` this test bundle was built with, run as a process with `stdin` as its standard input.
-    static func runBinary(_ arguments: [String], stdin: String) throws -> (code: Int32, out: Data, err: String) {
+    /// The `bluetape` this test bundle was built with.
+    static func binary() throws -> URL {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("bluetape") }
-        let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "bluetape is not built")
+        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "bluetape is not built")
+    }
+
+    /// `bluetape` run as a process of its own, standard output to a file: its exit code, its output
+    /// and its peak resident memory in KiB. The peak is the child's VmHWM, read every few
+    /// milliseconds while it runs: its own since exec, where wait4's would start from this test
+    /// process's size (Linux keeps the high-water mark across the spawn's exec), and untouched by
+    /// the tests running beside it.
+    static func runMeasured(_ arguments: [String]) throws -> (code: Int32, out: String, peakKiB: Int) {
+        let outPath = TestPaths.temporaryDirectory() + "/stdout"
+        let argv = try [binary().path] + arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var cStrings = argv.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        cStrings.append(nil)
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cStrings, environ)
+        try #require(spawned == 0, "posix_spawn: \(spawned)")
+        var peakKiB = 0
+        var status: Int32 = 0
+        while true {
+            // Once it has exited the status file has no VmHWM line; the last reading stands.
+            if let line = TestPaths.readText("/proc/\(pid)/status")?.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kib = Int(line.filter(\.isNumber))
+            {
+                peakKiB = max(peakKiB, kib)
+            }
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            usleep(2_000)
+        }
+        // WIFEXITED / WEXITSTATUS: the low seven bits are a signal's number, zero when it exited.
+        let code: Int32 = status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+        return (code, TestPaths.readText(outPath) ?? "", peakKiB)
+    }
+
+    /// The `bluetape` this test bundle was built with, run as a process with `stdin` as its standard input.
+    static func runBinary(_ arguments: [String], stdin: String) throws -> (code: Int32, out: Data, err: String) {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = try binary()
         process.arguments = arguments
         process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdin))
         let out = Pipe()
@@ -181,5 +222,21 @@ struct ArchiveCommandTests {
         #expect(lines.filter { $0["frame"]?.int64 == 2 }.allSatisfy { $0["truncated"] == nil })
         let (_, info, _) = runTool(["info", "--json", path])
         #expect(try JSONValue.parse(info.trimmingCharacters(in: .newlines))["truncated"]?.int64 == 1)
+    }
+
+    @Test func `a gzip bomb is read as a stream: 96 MiB of records inflated, the process stays under 64 MiB`() throws {
+        // A btsnoop header and 96 MiB of zeros (4,194,304 empty 24-byte record headers) in under
+        // 100 KB. Measured on a process of its own: a reader holding what it inflated would need
+        // more than the whole bound.
+        let header = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xEA]
+        let bomb = Deflate.gzipBomb(prefix: header, zeros: 96 << 20)
+        #expect(bomb.count < 100_000)
+        let path = TestPaths.temporaryDirectory() + "/bomb.btsnoop.gz"
+        TestPaths.writeFile(path, bomb)
+        let (code, out, peakKiB) = try Self.runMeasured(["info", path])
+        #expect(code == 0)
+        #expect(out.contains("records    4194304 (other 4194304)"), "\(out)")
+        #expect(out.contains("archive    gzip"))
+        #expect(peakKiB > 0 && peakKiB < 64 << 10, "peak memory \(peakKiB) KiB")
     }
 }

@@ -47,6 +47,19 @@ struct InfoCommandTests {
         #expect(out.contains("first      2024-03-15 09:30:01.151075 UTC"))
     }
 
+    @Test func `a btsnoop time of zero is shown as a date before year 0, with its sign`() throws {
+        // btsnoop counts microseconds from 0x00DCDDB30F2F8000 before the Unix epoch, 62,168,256,000 s;
+        // 0000-01-01 is 719,528 days (62,167,219,200 s) before it, so zero falls 12 days earlier.
+        let header = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xEA]
+        let command: [UInt8] = [0x01, 0x0C, 0x20, 0x02, 0x01, 0x00]
+        let record = [0, 0, 0, 6, 0, 0, 0, 6, 0, 0, 0, 2, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + command
+        let path = TestPaths.temporaryDirectory() + "/zero.btsnoop"
+        TestPaths.writeFile(path, header + record)
+        let (code, out, _) = runTool(["info", path])
+        #expect(code == 0)
+        #expect(out.contains("first      -0001-12-20 00:00:00.000000 UTC"), "\(out)")
+    }
+
     @Test func `a bad file among good ones exits 3 and the others are still reported`() throws {
         let good = try sampleCapture()
         let (code, out, err) = runTool(["info", "--json", "/nonexistent/x.btsnoop", good])

@@ -323,13 +323,18 @@ final class ZipMemberStream: ByteStream {
             try finish()
             return 0
         }
-        produced += Int64(got)
-        if produced > entry.size {
-            throw StreamError(.damaged, "\(name): the member expands past the \(entry.size) bytes it declares")
+        if produced + Int64(got) > entry.size {
+            // The declared bytes in this read go out first; the failure comes with the next.
+            let failure = StreamError(.damaged, "\(name): the member expands past the \(entry.size) bytes it declares")
+            got = Int(entry.size - produced)
+            guard got > 0 else { throw failure }
+            pendingFailure = failure
         }
-        try budget.charge(got, in: name)
-        crc.update(buffer, count: got)
-        return got
+        let kept = try budget.charge(got, in: name)
+        if kept < got { pendingFailure = budget.exceeded(in: name) }
+        produced += Int64(kept)
+        crc.update(buffer, count: kept)
+        return kept
     }
 
     /// At the member's end: every declared byte came, and the CRC matches.

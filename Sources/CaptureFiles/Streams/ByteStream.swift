@@ -205,14 +205,25 @@ final class DecompressionBudget {
 
     init(limit: Int64) { self.limit = limit }
 
-    func charge(_ count: Int, in name: String) throws(StreamError) {
-        used += Int64(count)
-        if used > limit {
-            throw StreamError(
-                .limit,
-                "\(name) expands past \(ByteCount(limit)) of decompressed data, the limit: refusing to read further "
-                    + "(a compression bomb, or a capture larger than any real one)")
+    /// Charges `count` new bytes and says how many of them are within the limit: all of them until
+    /// it is reached, then those up to it (the reader passes them on and fails with `exceeded` on
+    /// its next read), then none (it throws).
+    func charge(_ count: Int, in name: String) throws(StreamError) -> Int {
+        let room = limit - used
+        if Int64(count) <= room {
+            used += Int64(count)
+            return count
         }
+        guard room > 0 else { throw exceeded(in: name) }
+        used = limit
+        return Int(room)
+    }
+
+    func exceeded(in name: String) -> StreamError {
+        StreamError(
+            .limit,
+            "\(name) expands past \(ByteCount(limit)) of decompressed data, the limit: refusing to read further "
+                + "(a compression bomb, or a capture larger than any real one)")
     }
 }
 

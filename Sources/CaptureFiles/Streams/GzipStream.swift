@@ -61,8 +61,9 @@ final class GzipStream: ByteStream {
             outputPending = step.produced == count
             if step.ended { betweenMembers = true }
             if step.produced > 0 {
-                try budget.charge(step.produced, in: name)
-                return step.produced
+                let kept = try budget.charge(step.produced, in: name)
+                if kept < step.produced { pendingFailure = budget.exceeded(in: name) }
+                return kept
             }
             if step.ended { continue }
             if inputStart == inputEnd {
