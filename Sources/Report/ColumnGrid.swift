@@ -156,10 +156,18 @@ public struct MinMaxCell: GridCell {
         if later.high.value > high.value { high = later.high }
     }
 
-    /// The cell's one or two points in time order.
-    public var points: [TimedValue] {
-        if low == high || low.value == high.value { return [low.time <= high.time ? low : high] }
-        return low.time <= high.time ? [low, high] : [high, low]
+    /// The cell's one or two points in time order (one when the lowest and highest value are
+    /// equal), given to `body` without making an array: a page has one cell per pixel column.
+    public func forEachPoint(_ body: (TimedValue) -> Void) {
+        if low == high || low.value == high.value {
+            body(low.time <= high.time ? low : high)
+        } else if low.time <= high.time {
+            body(low)
+            body(high)
+        } else {
+            body(high)
+            body(low)
+        }
     }
 }
 

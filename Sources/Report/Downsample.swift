@@ -25,7 +25,7 @@ public enum Downsample {
     public static func points(_ grid: ColumnGrid<MinMaxCell>, shift: Int, gap: Int64 = .max) -> [Point] {
         var points: [Point] = []
         for (_, cell) in grid.columns(shift: shift) {
-            for value in cell.points {
+            cell.forEachPoint { value in
                 let breakBefore = points.last.map { value.time - $0.value.time > gap } ?? true
                 points.append(Point(value: value, breakBefore: breakBefore))
             }

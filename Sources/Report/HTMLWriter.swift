@@ -1,3 +1,5 @@
+import Statistics
+
 /// Builds the page's bytes: markup as given, text and attribute values escaped. Control
 /// characters from a capture (a device name is whatever the device sent) become U+FFFD.
 struct HTMLWriter {
@@ -11,6 +13,9 @@ struct HTMLWriter {
     mutating func raw(_ markup: String) { bytes.append(contentsOf: markup.utf8) }
 
     mutating func raw(_ other: HTMLWriter) { bytes.append(contentsOf: other.bytes) }
+
+    /// One ASCII byte of markup (a separator between thousands of numbers: cheaper than a string).
+    mutating func byte(_ ascii: UInt8) { bytes.append(ascii) }
 
     /// Text content, escaped.
     mutating func text(_ text: String) {
@@ -63,18 +68,56 @@ struct HTMLWriter {
     }
 
     /// An integer in decimal, as `String(value)` writes it, without making a string.
-    mutating func integer(_ value: some BinaryInteger) {
+    mutating func integer(_ value: Int) { integer(Int64(value)) }
+
+    mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = UInt64(value.magnitude)
+        digits(value.magnitude)
+    }
+
+    /// The decimal digits of `magnitude`. Not generic: a chart writes hundreds of thousands, and
+    /// the generic form went through the type's witnesses for each.
+    mutating func digits(_ magnitude: UInt64) {
+        if magnitude < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        var rest = magnitude
         var room: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: any UInt64's 20 digits
         withUnsafeMutableBytes(of: &room) { room in
             var start = room.count
             repeat {
                 start -= 1
-                room[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: room[start...])
+                room[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            // One append per digit: for the few digits of a coordinate cheaper than appending
+            // a buffer (a generic sequence copy each time).
+            for i in start..<room.count { bytes.append(room[i]) }
+        }
+    }
+
+    /// `value` with `decimals` decimals, as `Formatting.fixed` writes it ("0.35"), without making
+    /// a string (a timeline has one per advert column).
+    mutating func fixed(_ value: Double, _ decimals: Int) {
+        var scale = 1.0
+        for _ in 0..<min(max(decimals, 0), 9) { scale *= 10 }
+        let scaled = (value.magnitude * scale).rounded()
+        guard value.isFinite, value.magnitude < 1e15, scaled < 9e15 else {
+            raw(Formatting.fixed(value, decimals))
+            return
+        }
+        let power = UInt64(scale)
+        let whole = UInt64(scaled)
+        if value < 0, whole > 0 { bytes.append(UInt8(ascii: "-")) }
+        digits(whole / power)
+        guard decimals > 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        var digit = power / 10
+        let fraction = whole % power
+        while digit > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / digit % 10))
+            digit /= 10
         }
     }
 

@@ -148,14 +148,14 @@ struct LineChart {
         var lastFrame = 0
         for (i, p) in points.enumerated() {
             if i > 0 {
-                times.raw(",")
-                values.raw(",")
-                frames.raw(",")
+                times.byte(UInt8(ascii: ","))
+                values.byte(UInt8(ascii: ","))
+                frames.byte(UInt8(ascii: ","))
             }
             let ms = axis.milliseconds(p.time)
             times.integer(ms - lastTime)
             lastTime = ms
-            values.raw(Self.valueText(p.value))
+            Self.writeValue(p.value, into: &values)
             frames.integer(p.frame - lastFrame)
             lastFrame = p.frame
         }
@@ -174,9 +174,9 @@ struct LineChart {
             let yy = y(p.value)
             let breakBefore = drawn[i].breakBefore
             let breakAfter = i == points.count - 1 || drawn[i + 1].breakBefore
-            path.raw(breakBefore ? "M" : "L")
+            path.byte(breakBefore ? UInt8(ascii: "M") : UInt8(ascii: "L"))
             path.number(x)
-            path.raw(" ")
+            path.byte(UInt8(ascii: " "))
             path.number(yy)
             // A dot where values stand apart, and where one stands alone between gaps.
             let room = min(i > 0 ? x - xs[i - 1] : .infinity, i < xs.count - 1 ? xs[i + 1] - x : .infinity)
@@ -251,7 +251,16 @@ struct LineChart {
     static func valueText(_ value: Double) -> String {
         if value == value.rounded(), value.magnitude < 1e15 { return String(Int64(value)) }
         let text = value.description
-        if text.utf8.count <= 9, !text.contains("e") { return text }
+        if text.utf8.count <= 9, !text.utf8.contains(UInt8(ascii: "e")) { return text }
         return Formatting.short(value, significant: 7)
+    }
+
+    /// `valueText` written into `out`; an integer, the usual case, without making a string.
+    static func writeValue(_ value: Double, into out: inout HTMLWriter) {
+        if value == value.rounded(), value.magnitude < 1e15 {
+            out.integer(Int64(value))
+        } else {
+            out.raw(valueText(value))
+        }
     }
 }

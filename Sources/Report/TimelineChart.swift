@@ -39,10 +39,19 @@ struct TimelineChart {
             if !columns.isEmpty {
                 let most = Double(columns.map(\.cell.count).max() ?? 1)
                 out.raw("<g class=\"adverts\" stroke=\"\(Palette.advert)\" stroke-width=\"1.2\">")
+                // Written piece by piece: a busy capture has tens of thousands of these.
+                let ys = "\" y1=\"\(HTMLWriter.coordinate(top + 3))\" y2=\"\(HTMLWriter.coordinate(top + 10))\" stroke-opacity=\""
+                let logMost = log(1 + most)
                 for (index, cell) in columns {
-                    let x = HTMLWriter.coordinate(axis.x(index << Int64(axis.shift), frame) + 0.5)
-                    let opacity = 0.35 + 0.65 * log(1 + Double(cell.count)) / log(1 + most)
-                    out.raw("<line x1=\"\(x)\" x2=\"\(x)\" y1=\"\(HTMLWriter.coordinate(top + 3))\" y2=\"\(HTMLWriter.coordinate(top + 10))\" stroke-opacity=\"\(Formatting.fixed(opacity, 2))\"/>")
+                    let x = axis.x(index << Int64(axis.shift), frame) + 0.5
+                    let opacity = 0.35 + 0.65 * log(1 + Double(cell.count)) / logMost
+                    out.raw("<line x1=\"")
+                    out.number(x)
+                    out.raw("\" x2=\"")
+                    out.number(x)
+                    out.raw(ys)
+                    out.fixed(opacity, 2)
+                    out.raw("\"/>")
                 }
                 out.raw("</g>")
             }

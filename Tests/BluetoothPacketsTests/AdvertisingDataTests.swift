@@ -29,6 +29,22 @@ struct AdvertisingDataTests {
         if count > 0 { #expect(fromArray != AdvertisingData(Array(bytes.dropLast()))) }
     }
 
+    @Test func `data is equal exactly when its bytes are, for every length and every differing byte`() {
+        // Lengths 0–40 (inline and on the heap), zeros at the end, one byte changed at every place.
+        for count in 0...40 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) }
+            let data = AdvertisingData(bytes)
+            #expect(data == AdvertisingData(bytes))
+            #expect(data != AdvertisingData(bytes + [0]))
+            #expect(AdvertisingData([UInt8](repeating: 0, count: count)) != AdvertisingData([UInt8](repeating: 0, count: count + 1)))
+            for place in 0..<count {
+                var changed = bytes
+                changed[place] ^= 0x80
+                #expect(data != AdvertisingData(changed), "length \(count), byte \(place)")
+            }
+        }
+    }
+
     @Test func `structures come out in order with their offsets`() {
         // tshark reference frame 9: flags, manufacturer data (0xFFFF), TX power.
         let data = hex("02 01 04 13 FF FF FF 01 00 00 00 34 A2 0F 0B 0D 04 C3 6E D8 0E 71 E0 02 0A 04")

@@ -65,6 +65,50 @@ struct DownsampleTests {
         #expect(grid.columns(shift: grid.shift).count <= 64)
     }
 
+    @Test func `values far apart coarsen the grid to the narrowest width that holds them, cells exact`() {
+        // Jumps of a microsecond to an hour, and back in time: each add may take many doublings.
+        var random = TestRandom(seed: 7)
+        var time: Int64 = 1_748_772_000_000_000
+        var values: [TimedValue] = []
+        for i in 0..<3_000 {
+            let jump = [1, 1_000, 1_000_000, 60_000_000, 3_600_000_000, -5_000_000][Int.random(in: 0..<6, using: &random)]
+            time += Int64(jump) * Int64.random(in: 1...3, using: &random)
+            // Values all different, so that which of two equal ones a cell keeps does not matter.
+            values.append(TimedValue(time: time, value: Double(i % 2 == 0 ? i : -i), frame: i + 1))
+        }
+        var grid = ColumnGrid<MinMaxCell>(capacity: 256)
+        var seen: [TimedValue] = []
+        for v in values {
+            grid.add(v.time, v)
+            seen.append(v)
+            // The narrowest power-of-two width at which everything so far spans `capacity` cells.
+            let low = seen.map(\.time).min()!
+            let high = seen.map(\.time).max()!
+            var narrowest = 0
+            while (high >> Int64(narrowest)) - (low >> Int64(narrowest)) + 1 > 256 { narrowest += 1 }
+            guard grid.shift == narrowest else {
+                Issue.record("after frame \(v.frame): shift \(grid.shift), not \(narrowest)")
+                return
+            }
+        }
+        // Each cell: its count, lowest and highest value.
+        var expected: [Int64: (low: TimedValue, high: TimedValue, count: Int)] = [:]
+        for v in values {
+            let cell = v.time >> Int64(grid.shift)
+            if let e = expected[cell] {
+                expected[cell] = (v.value < e.low.value ? v : e.low, v.value > e.high.value ? v : e.high, e.count + 1)
+            } else {
+                expected[cell] = (v, v, 1)
+            }
+        }
+        let columns = grid.columns(shift: grid.shift)
+        #expect(columns.count == expected.count)
+        for (index, cell) in columns {
+            let e = expected[index]
+            #expect(e?.count == cell.count && e?.low == cell.low && e?.high == cell.high, "cell \(index)")
+        }
+    }
+
     @Test func `values out of time order go to their own column`() {
         var grid = ColumnGrid<MinMaxCell>(capacity: 16)
         for (t, v) in [(2000, 1.0), (5000, 2.0), (200, -3.0), (9000, 4.0)] {
