@@ -41,6 +41,7 @@ func openCapture(_ path: String) throws(InputError) -> Capture {
 
 /// Runs a read of a capture opened before: a capture that cannot be opened again (removed
 /// meanwhile) is bad input.
+@discardableResult
 func readCapture<Result>(_ body: () throws(CaptureError) -> Result) throws(InputError) -> Result {
     do {
         return try body()

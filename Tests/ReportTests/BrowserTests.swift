@@ -24,7 +24,7 @@ enum Browser {
         let out = Pipe()
         // stderr to a file: with two pipes, one filling up would block the browser.
         let log = TestPaths.temporaryDirectory() + "/chromium.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        try #require(FileManager.default.createFile(atPath: log, contents: nil), "cannot create \(log)")
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = out
         process.standardError = err
