@@ -83,12 +83,39 @@ public enum TestPaths {
         return fwrite(bytes, 1, bytes.count, file) == bytes.count
     }
 
-    /// A fresh directory under /tmp for one test.
+    /// A fresh directory for one test, inside this process's own directory under /tmp.
     public static func temporaryDirectory() -> String {
-        var template = Array("/tmp/bluetape-test-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { buffer in
-            String(cString: mkdtemp(buffer.baseAddress!))
+        madeDirectory(processDirectory + "/test-XXXXXX")
+    }
+
+    /// Where this test process keeps its temporary directories; removed with everything in it
+    /// when the process exits, so that runs of the suite (some 400 directories each) do not fill
+    /// /tmp.
+    static let processDirectory: String = {
+        let path = madeDirectory("/tmp/bluetape-test-XXXXXX")
+        atexit { TestPaths.removeProcessDirectory() }
+        return path
+    }()
+
+    static func removeProcessDirectory() { removeTree(processDirectory) }
+
+    /// Removes `path` and, when it is a directory, everything in it. A link is unlinked, never
+    /// followed: a test's links may point anywhere, up the tree included.
+    static func removeTree(_ path: String) {
+        guard unlink(path) != 0 else { return }
+        guard let directory = opendir(path) else { return }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != ".", name != ".." { removeTree(path + "/" + name) }
         }
+        closedir(directory)
+        rmdir(path)
+    }
+
+    /// A new directory from a mkdtemp template.
+    static func madeDirectory(_ template: String) -> String {
+        var bytes = Array(template.utf8CString)
+        return bytes.withUnsafeMutableBufferPointer { buffer in String(cString: mkdtemp(buffer.baseAddress!)) }
     }
 }
 
