@@ -75,8 +75,7 @@ struct HTMLWriter {
         digits(value.magnitude)
     }
 
-    /// The decimal digits of `magnitude`. Not generic: a chart writes hundreds of thousands, and
-    /// the generic form went through the type's witnesses for each.
+    /// The decimal digits of `magnitude` (a chart writes hundreds of thousands).
     mutating func digits(_ magnitude: UInt64) {
         if magnitude < 10 {
             bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude))

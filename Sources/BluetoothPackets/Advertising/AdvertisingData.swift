@@ -80,7 +80,7 @@ public struct AdvertisingData: Sendable, Hashable {
     public static func == (a: AdvertisingData, b: AdvertisingData) -> Bool {
         // Held inline, the bytes past the count are zero (`store` writes only the count into
         // zeros), so four words and the count compare them all: every advert's data is compared
-        // with its device's last, and byte by byte that was a tenth of the statistics' time.
+        // with its device's last, and byte by byte that was a fifth of the event statistics.
         if a.long == nil, b.long == nil {
             return a.shortCount == b.shortCount && a.short.0 == b.short.0 && a.short.1 == b.short.1
                 && a.short.2 == b.short.2 && a.short.3 == b.short.3
