@@ -96,29 +96,8 @@ struct HTMLWriter {
         }
     }
 
-    /// `value` with `decimals` decimals, as `Formatting.fixed` writes it ("0.35"), without making
-    /// a string (a timeline has one per advert column).
-    mutating func fixed(_ value: Double, _ decimals: Int) {
-        var scale = 1.0
-        for _ in 0..<min(max(decimals, 0), 9) { scale *= 10 }
-        let scaled = (value.magnitude * scale).rounded()
-        guard value.isFinite, value.magnitude < 1e15, scaled < 9e15 else {
-            raw(Formatting.fixed(value, decimals))
-            return
-        }
-        let power = UInt64(scale)
-        let whole = UInt64(scaled)
-        if value < 0, whole > 0 { bytes.append(UInt8(ascii: "-")) }
-        digits(whole / power)
-        guard decimals > 0 else { return }
-        bytes.append(UInt8(ascii: "."))
-        var digit = power / 10
-        let fraction = whole % power
-        while digit > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / digit % 10))
-            digit /= 10
-        }
-    }
+    /// `value` with `decimals` decimals, as `Formatting.fixed` writes it ("0.35").
+    mutating func fixed(_ value: Double, _ decimals: Int) { Formatting.appendFixed(value, decimals, to: &bytes) }
 
     /// `number`'s text as a string.
     static func coordinate(_ value: Double) -> String {

@@ -246,21 +246,16 @@ struct LineChart {
         out.raw("</ul>")
     }
 
-    /// A value for the hover: integers exactly, others as short as they round-trip, or to 7
-    /// significant digits when that is long (a product such as 46.199999999999996).
-    static func valueText(_ value: Double) -> String {
-        if value == value.rounded(), value.magnitude < 1e15 { return String(Int64(value)) }
-        let text = value.description
-        if text.utf8.count <= 9, !text.utf8.contains(UInt8(ascii: "e")) { return text }
-        return Formatting.short(value, significant: 7)
-    }
-
-    /// `valueText` written into `out`; an integer, the usual case, without making a string.
+    /// A value for the hover: integers exactly (the usual case, written without making a string),
+    /// others as short as they round-trip, or to 7 significant digits when that is long (a product
+    /// such as 46.199999999999996).
     static func writeValue(_ value: Double, into out: inout HTMLWriter) {
         if value == value.rounded(), value.magnitude < 1e15 {
             out.integer(Int64(value))
-        } else {
-            out.raw(valueText(value))
+            return
         }
+        let text = value.description
+        let short = text.utf8.count <= 9 && !text.utf8.contains(UInt8(ascii: "e"))
+        out.raw(short ? text : Formatting.short(value, significant: 7))
     }
 }

@@ -31,20 +31,6 @@ struct HTMLWriterNumberTests {
         }
     }
 
-    @Test func `fixed decimals read as Formatting.fixed writes them`() {
-        #expect(Self.written { $0.fixed(0.35, 2) } == "0.35")
-        #expect(Self.written { $0.fixed(1, 2) } == "1.00")
-        #expect(Self.written { $0.fixed(0.705, 2) } == Formatting.fixed(0.705, 2))
-        var values: [Double] = [0, -0.0, -0.004, -0.005, 0.995, 9.9999, -12.345, 1e15, 2e16, .nan, .infinity, -.infinity]
-        for hundredths in 0...10_000 { values.append(Double(hundredths) / 10_000) }
-        for k in 0..<2_000 { values.append(Double(k) * 1.37 - 1_000) }
-        for value in values {
-            for decimals in 0...3 {
-                #expect(Self.written { $0.fixed(value, decimals) } == Formatting.fixed(value, decimals), "\(value) \(decimals)")
-            }
-        }
-    }
-
     @Test func `integers read as String writes them`() {
         var values: [Int64] = [0, 9, 10, -1, -10, 99, 100, .max, .min, .min + 1]
         var state: UInt64 = 88_172_645_463_325_252
