@@ -74,20 +74,26 @@ enum DecodeCommand: Command {
         let capture = try openCapture(request, context)
         let path = capture.path
         var writer = JSONWriter(capacity: 1 << 17)
-        var keys = ReadingKeys()
-        let member = JSONWriter.member("capture", path)
         let column = label ? ReadingCSV.quote(path) + "," : ""
         if format == "csv", !label { writer.raw(string: ReadingCSV.header) }
         if format == "text", label { writer.raw(string: "== \(PrintableText.escape(path))\n") }
         try readCapture { () throws(CaptureError) in
-            try capture.forEachReading(setup.configuration, filter: filter, concurrently: true) { reading in
-                let start = writer.count
-                switch format {
-                case "text": ReadingText.write(reading, to: &writer)
-                case "csv": ReadingCSV.write(reading, to: &writer, leading: column)
-                default: ReadingJSON.write(reading, to: &writer, keys: &keys)
+            if format == "text" || format == "csv" {
+                try capture.forEachReading(setup.configuration, filter: filter, concurrently: true) { reading in
+                    if format == "text" {
+                        ReadingText.write(reading, to: &writer)
+                    } else {
+                        ReadingCSV.write(reading, to: &writer, leading: column)
+                    }
+                    context.stdout.drain(&writer)
+                    return context.stdout.failure == nil
                 }
-                if label, format == "jsonl" || format == "json" { writer.insert(member, at: start + 1) }
+                return
+            }
+            let member = label ? JSONWriter.member("capture", path) : nil
+            var json = PackedReadingJSON()
+            try capture.forEachPackedReading(setup.configuration, filter: filter, concurrently: true) { reading in
+                json.write(reading, to: &writer, leading: member)
                 context.stdout.drain(&writer)
                 return context.stdout.failure == nil
             }

@@ -79,8 +79,9 @@ enum ReplayCommand: Command {
                 let decoding = ReplayDecoding(
                     decoders: configuration.decoderSet, pipeline: configuration.pipeline, keep: configuration.keeps)
                 let source = ReadingSource(tracker: options.tracker, decoding: decoding)
+                var json = ReadingJSON.Context()
                 last = try lines.play(ReplayRun(capture: capture, source: source, options: options)) {
-                    ReadingJSON.write($0, to: &$1)
+                    ReadingJSON.write($0, to: &$1, context: &json)
                 }
             } else {
                 let source = EventSource(tracker: options.tracker)

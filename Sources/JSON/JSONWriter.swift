@@ -221,6 +221,15 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    /// Writes a key given as its JSON string, `"name"` (escaped once, written many times).
+    @inlinable
+    public mutating func key(quoted: UnsafeRawBufferPointer) {
+        separate()
+        raw(quoted)
+        raw(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     /// Writes a key already encoded as `"name":` (escaped once, written many times).
     @inlinable
     public mutating func key(encoded: UnsafeRawBufferPointer) {
@@ -397,6 +406,14 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// Text that is already valid JSON, lent.
+    @inlinable
+    public mutating func rawJSON(_ json: UnsafeRawBufferPointer) {
+        separate()
+        raw(json)
+        needsComma = true
+    }
+
     // MARK: Primitives
 
     @inlinable
@@ -499,33 +516,55 @@ public struct JSONWriter: ~Copyable {
     @inlinable
     public mutating func appendEscaped(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            // Almost every string needs no escaping: copy and check in one pass.
-            let count = utf8.count
-            reserve(count + 2)
-            let out = base + used
-            out[0] = UInt8(ascii: "\"")
-            var i = 0
-            // Eight bytes at a time while none of them is a control character, quote or backslash.
-            if let source = utf8.baseAddress {
-                let target = UnsafeMutableRawPointer(out + 1)
-                while i + 8 <= count {
-                    let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-                    if Self.needsEscaping(word) { break }
-                    target.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
-                    i += 8
-                }
+        text.withUTF8 { appendEscaped(utf8: $0) }
+    }
+
+    /// `"text"` from text's UTF-8 bytes, which must be valid UTF-8 (taken from a String): escaped
+    /// exactly as the String would be.
+    @inlinable
+    public mutating func appendEscaped(utf8: UnsafeBufferPointer<UInt8>) {
+        // Almost every string needs no escaping: copy and check in one pass.
+        let count = utf8.count
+        reserve(count + 2)
+        let out = base + used
+        out[0] = UInt8(ascii: "\"")
+        var i = 0
+        // Eight bytes at a time while none of them is a control character, quote or backslash.
+        if let source = utf8.baseAddress {
+            let target = UnsafeMutableRawPointer(out + 1)
+            while i + 8 <= count {
+                let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                if Self.needsEscaping(word) { break }
+                target.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                i += 8
             }
-            while i < count {
-                let c = utf8[i]
-                if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
-                out[i + 1] = c
-                i += 1
-            }
-            used += i + 1
-            if i < count { appendEscapedTail(UnsafeBufferPointer(rebasing: utf8[i...])) }
-            raw(UInt8(ascii: "\""))
         }
+        while i < count {
+            let c = utf8[i]
+            if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
+            out[i + 1] = c
+            i += 1
+        }
+        used += i + 1
+        if i < count { appendEscapedTail(UnsafeBufferPointer(rebasing: utf8[i...])) }
+        raw(UInt8(ascii: "\""))
+    }
+
+    /// A string value given as the UTF-8 bytes of a String (`appendEscaped(utf8:)`).
+    @inlinable
+    public mutating func string(validUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        separate()
+        appendEscaped(utf8: bytes)
+        needsComma = true
+    }
+
+    /// A key given as the UTF-8 bytes of a String, escaped as `key(escaping:)` would.
+    @inlinable
+    public mutating func key(validUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        separate()
+        appendEscaped(utf8: bytes)
+        raw(UInt8(ascii: ":"))
+        needsComma = false
     }
 
     /// Whether any of the eight bytes is below 0x20, a quote or a backslash (exact, no false hits).

@@ -4,66 +4,30 @@ import ByteReading
 import JSON
 import PayloadDecoders
 
-/// Readings as JSON Lines: canonical, so that golden files change only when readings do.
+/// Readings as JSON Lines: canonical, so that golden files change only when readings do. Written
+/// from the packed form (`PackedReadingJSON`), the one way every reading's JSON is made.
 public enum ReadingJSON {
     public static func write(_ reading: Reading, to w: inout JSONWriter) {
-        var keys = ReadingKeys()
-        write(reading, to: &w, keys: &keys)
+        var context = Context()
+        write(reading, to: &w, context: &context)
     }
 
-    /// `keys`: names already encoded, kept from one reading to the next of a run.
-    public static func write(_ reading: Reading, to w: inout JSONWriter, keys: inout ReadingKeys) {
-        w.beginObject()
-        w.key("frame")
-        w.int(reading.frame)
-        w.key("ts")
-        w.timestamp(micros: reading.timestamp)
-        if let address = reading.address {
-            w.key("addr")
-            w.quoted(upTo: BluetoothAddress.textLength) { address.writeText(to: $0) }
-        }
-        w.key("decoder")
-        let decoder = reading.decoder.map { keys.decoderSlot($0) }
-        if let decoder { keys.writeDecoder(decoder, to: &w) } else { w.null() }
-        w.key("source")
-        keys.writeSource(reading.source, to: &w)
-        switch reading.match {
-        case .company(let company):
-            w.key("company")
-            w.int(company)
-        case .serviceData(let uuid):
-            w.key("uuid")
-            writeUUID(uuid, &w)
-        case .characteristic(let uuid):
-            w.key("uuid")
-            if let uuid { writeUUID(uuid, &w) } else { w.null() }
-        }
-        if let index = reading.index {
-            w.key("index")
-            w.int(index)
-        }
-        switch reading.outcome {
-        case .fields(let fields):
-            w.key("fields")
-            if let decoder { keys.write(fields, decoder: decoder, to: &w) } else { FieldJSON.write(fields, to: &w) }
-        case .error(let error):
-            w.key("error")
-            FieldJSON.write(error, to: &w)
-        case .undecoded(let bytes):
-            w.key("data")
-            w.hex(bytes)
-        }
-        if let repeats = reading.repeats, repeats > 1 {
-            w.key("repeats")
-            w.int(repeats)
-        }
-        w.endObject()
-        w.newline()
+    /// What is kept from one reading to the next: the packing's scratch space and the texts
+    /// (decoder ids, sources, field names) already escaped.
+    public struct Context {
+        let scratch = PackedReadings(capacity: 1024)
+        let packer = ReadingPacker()
+        var json = PackedReadingJSON()
+        public init() {}
     }
 
-    /// Printed straight into the output: no String made per reading.
-    static func writeUUID(_ uuid: BluetoothUUID, _ w: inout JSONWriter) {
-        w.quoted(upTo: BluetoothUUID.maximumTextLength) { uuid.writeText(to: $0) }
+    public static func write(_ reading: Reading, to w: inout JSONWriter, context: inout Context) {
+        context.scratch.removeAll()
+        context.packer.pack(reading, into: context.scratch)
+        context.scratch.forEach { packed in
+            context.json.write(packed, to: &w)
+            return true
+        }
     }
 }
 
