@@ -122,6 +122,12 @@ public final class PackedReadings: @unchecked Sendable {
     @inline(__always)
     func put<T: BitwiseCopyable>(_ value: T) {
         reserve(MemoryLayout<T>.size)
+        putReserved(value)
+    }
+
+    /// `put` where `reserve` has made room already.
+    @inline(__always)
+    func putReserved<T: BitwiseCopyable>(_ value: T) {
         base.storeBytes(of: value, toByteOffset: count, as: T.self)
         count += MemoryLayout<T>.size
     }
@@ -167,11 +173,15 @@ public final class ReadingPacker {
     /// the same names in the same order almost every time, the same string each time.
     private struct DecoderTexts {
         var id: String
+        var idBits: StringBits
         var number: UInt16
-        /// Kept so that the representations in `nameBits` stay theirs.
+        /// Kept so that the representations in `keys` stay theirs.
         var names: [String] = []
-        var nameBits: [StringBits] = []
-        var nameNumbers: [UInt16] = []
+        var keys: [NameKey] = []
+    }
+    struct NameKey {
+        var bits: StringBits
+        var number: UInt16
     }
     /// A string's representation (two words): equal for two copies of one string, which are then
     /// known equal without a call, a retain or a release.
@@ -180,15 +190,15 @@ public final class ReadingPacker {
         var second: UInt64
         static let none = StringBits(first: 0, second: 0)
     }
-    private static let nameOffset: Int = {
+    private let nameOffset: Int = {
         precondition(MemoryLayout<String>.size == MemoryLayout<StringBits>.size)
         return MemoryLayout<Field>.offset(of: \Field.name)!
     }()
 
     @exclusivity(unchecked) private var decoders: [DecoderTexts] = []
     @exclusivity(unchecked) private var lastDecoder = 0
-    @exclusivity(unchecked) private var lastSource = ""
-    @exclusivity(unchecked) private var lastSourceNumber = PackedReadings.unnumbered
+    /// The sources met (a handful: "adv" and the ATT operations), by representation.
+    @exclusivity(unchecked) private var sources: [(bits: StringBits, text: String, number: UInt16)] = []
 
     public init() {}
 
@@ -203,17 +213,11 @@ public final class ReadingPacker {
             chunk.put(address.value)
         }
         var slot: Int?
-        if let decoder = reading.decoder {
+        if reading.decoder != nil {
             flags |= PackedReadings.Flag.decoder
-            slot = decoderSlot(decoder, chunk)
-            putReference(decoders[slot!].number, decoder, chunk)
+            slot = decoderSlot(reading.decoder!, chunk)
         }
-        if reading.source != lastSource || lastSourceNumber == PackedReadings.unnumbered {
-            lastSource = reading.source
-            lastSourceNumber = number(of: reading.source, chunk)
-        } else {
-            putReference(lastSourceNumber, reading.source, chunk)
-        }
+        putSource(reading.source, chunk)
         switch reading.match {
         case .company(let company):
             flags |= PackedReadings.Flag.company
@@ -263,45 +267,69 @@ public final class ReadingPacker {
                 }
                 return
             }
-            // Taken out of the table while in use, so that nothing is copied on write.
-            var texts = DecoderTexts(id: "", number: 0)
-            swap(&texts, &decoders[slot])
-            defer { swap(&texts, &decoders[slot]) }
             let fieldBase = UnsafeRawPointer(entries.baseAddress)
-            for position in entries.indices {
-                let bits = fieldBase!.load(
-                    fromByteOffset: position * MemoryLayout<Field>.stride + Self.nameOffset, as: StringBits.self)
-                // A name kept here has been sent with its number (one past the numbers is never kept).
-                if position < texts.nameBits.count, texts.nameBits[position] == bits {
-                    chunk.put(texts.nameNumbers[position])
+            func nameBits(_ position: Int) -> StringBits {
+                fieldBase!.load(
+                    fromByteOffset: position * MemoryLayout<Field>.stride + nameOffset, as: StringBits.self)
+            }
+            // The names the decoder gave last time, while they come again: their numbers went out.
+            var position = 0
+            decoders[slot].keys.withUnsafeBufferPointer { keys in
+                let known = min(keys.count, entries.count)
+                while position < known, keys[position].bits == nameBits(position) {
+                    // Room for the name's number, the value's tag and a number: one check per field.
+                    chunk.reserve(11)
+                    chunk.putReserved(keys[position].number)
+                    put(entries.baseAddress! + position, chunk)
+                    position += 1
+                }
+            }
+            // The rest: looked up by value, and kept for next time.
+            while position < entries.count {
+                let name = entries[position].name
+                let key = NameKey(bits: nameBits(position), number: number(of: name, chunk))
+                if key.number == PackedReadings.unnumbered {
+                    // Not kept (one past the numbers): the name goes out in full each time.
+                } else if position < decoders[slot].keys.count {
+                    decoders[slot].names[position] = name
+                    decoders[slot].keys[position] = key
                 } else {
-                    let name = entries[position].name
-                    let number = number(of: name, chunk)
-                    if number == PackedReadings.unnumbered {
-                        // Not kept: the name goes out in full each time.
-                    } else if position < texts.names.count {
-                        texts.names[position] = name
-                        texts.nameBits[position] = bits
-                        texts.nameNumbers[position] = number
-                    } else {
-                        texts.names.append(name)
-                        texts.nameBits.append(bits)
-                        texts.nameNumbers.append(number)
-                    }
+                    decoders[slot].names.append(name)
+                    decoders[slot].keys.append(key)
                 }
                 put(entries[position].value, chunk)
+                position += 1
             }
         }
     }
 
-    private func put(_ value: borrowing FieldValue, _ chunk: PackedReadings) {
+    /// A field's value where it lies (switched on in place: a copy retained and released what it
+    /// holds), after `reserve` made room for its tag and a number.
+    @inline(__always)
+    private func put(_ field: UnsafePointer<Field>, _ chunk: PackedReadings) {
+        switch field.pointee.value {
+        case .int(let i):
+            chunk.putReserved(PackedReadings.Tag.int)
+            chunk.putReserved(i)
+        case .double(let d):
+            chunk.putReserved(PackedReadings.Tag.double)
+            chunk.putReserved(d)
+        case .bool(let b): chunk.putReserved(b ? PackedReadings.Tag.true : PackedReadings.Tag.false)
+        case .null: chunk.putReserved(PackedReadings.Tag.null)
+        default: put(field.pointee.value, chunk, reserved: true)
+        }
+    }
+
+    /// `reserved`: room for the tag and a number was made.
+    private func put(_ value: borrowing FieldValue, _ chunk: PackedReadings, reserved: Bool = false) {
+        if !reserved { chunk.reserve(9) }
         switch value {
         case .int(let i):
-            chunk.put(PackedReadings.Tag.int)
-            chunk.put(i)
+            chunk.putReserved(PackedReadings.Tag.int)
+            chunk.putReserved(i)
         case .double(let d):
-            chunk.put(PackedReadings.Tag.double)
-            chunk.put(d)
+            chunk.putReserved(PackedReadings.Tag.double)
+            chunk.putReserved(d)
         case .string(let s):
             chunk.put(PackedReadings.Tag.string)
             chunk.put(s, length: UInt32.self)
@@ -314,16 +342,43 @@ public final class ReadingPacker {
         }
     }
 
-    /// The decoder's place in `decoders`, added on first sight (its id sent then).
-    private func decoderSlot(_ id: String, _ chunk: PackedReadings) -> Int {
-        if lastDecoder < decoders.count, decoders[lastDecoder].id == id { return lastDecoder }
-        if let found = decoders.firstIndex(where: { $0.id == id }) {
-            lastDecoder = found
-            return found
+    /// A string's representation, read where it lies (no copy, so no retain).
+    @inline(__always)
+    static func bits(_ text: borrowing String) -> StringBits {
+        withUnsafeBytes(of: text) { $0.loadUnaligned(as: StringBits.self) }
+    }
+
+    /// Sends the decoder's id (by number once sent) and answers its place in `decoders`.
+    private func decoderSlot(_ id: borrowing String, _ chunk: PackedReadings) -> Int {
+        let bits = Self.bits(id)
+        var slot = -1
+        if lastDecoder < decoders.count, decoders[lastDecoder].idBits == bits {
+            slot = lastDecoder
+        } else if let found = decoders.firstIndex(where: { $0.idBits == bits }) {
+            slot = found
+        } else if let found = decoders.firstIndex(where: { $0.id == id }) {
+            slot = found
+        } else {
+            let text = copy id
+            decoders.append(DecoderTexts(id: text, idBits: bits, number: numbers[text] ?? newNumber(for: text)))
+            slot = decoders.count - 1
         }
-        decoders.append(DecoderTexts(id: id, number: numbers[id] ?? newNumber(for: id)))
-        lastDecoder = decoders.count - 1
-        return lastDecoder
+        lastDecoder = slot
+        putReference(decoders[slot].number, id, chunk)
+        return slot
+    }
+
+    /// Sends a reading's source, by number once sent.
+    private func putSource(_ source: borrowing String, _ chunk: PackedReadings) {
+        let bits = Self.bits(source)
+        for i in sources.indices where sources[i].bits == bits {
+            putReference(sources[i].number, source, chunk)
+            return
+        }
+        let text = copy source
+        let number = number(of: text, chunk)
+        // A handful in a capture; a source made anew for each reading is not kept.
+        if sources.count < 64 { sources.append((bits, text, number)) }
     }
 
     /// A number for a text not sent yet (its definition goes out with its first reference).
