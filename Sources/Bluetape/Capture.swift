@@ -208,7 +208,6 @@ public final class Capture {
         _ decoding: DecoderConfiguration, filter: EventFilter = EventFilter(), concurrently: Bool = false,
         _ body: (PackedReading) -> Bool
     ) throws(CaptureError) -> Tracker.Statistics {
-        let chunkSize = 1 << 16
         guard concurrently, Handoff.isUseful else {
             let scratch = PackedReadings(capacity: 4096)
             let packer = ReadingPacker()
@@ -219,19 +218,8 @@ public final class Capture {
             }
         }
         return try decodeInStages(decoding, filter: filter, batchSize: 1) { (chunks: HandoffSink<PackedReadings>) in
-            var chunk = PackedReadings(capacity: chunkSize + 4096)
-            let packer = ReadingPacker()
-            func send() {
-                chunks.emit(chunk)
-                chunk = PackedReadings(capacity: chunkSize + 4096)
-            }
-            return (
-                { reading in
-                    packer.pack(reading, into: chunk)
-                    if chunk.count >= chunkSize { send() }
-                },
-                { if chunk.readings > 0 { send() } }
-            )
+            let filling = ChunkFilling(chunks)
+            return ({ filling.take($0) }, { filling.end() })
         } consume: { chunk in
             chunk.forEach(body)
         }
@@ -317,6 +305,32 @@ public final class Capture {
             return true
         }
         writer.withBytes(write)
+    }
+}
+
+/// Packs readings into chunks on the decoding thread and sends each on as it fills. A class, not
+/// variables the closures capture: those were checked for exclusive access at run time, three
+/// times a reading.
+private final class ChunkFilling {
+    static let chunkSize = 1 << 16
+    let sink: HandoffSink<PackedReadings>
+    let packer = ReadingPacker()
+    @exclusivity(unchecked) var chunk = PackedReadings(capacity: chunkSize + 4096)
+
+    init(_ sink: HandoffSink<PackedReadings>) { self.sink = sink }
+
+    func take(_ reading: consuming Reading) {
+        packer.pack(reading, into: chunk)
+        if chunk.count >= Self.chunkSize { send() }
+    }
+
+    func end() {
+        if chunk.readings > 0 { send() }
+    }
+
+    private func send() {
+        sink.emit(chunk)
+        chunk = PackedReadings(capacity: Self.chunkSize + 4096)
     }
 }
 
