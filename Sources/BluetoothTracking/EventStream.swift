@@ -17,16 +17,18 @@ public enum EventStream {
         var lastTimestamp: Int64 = 0
         var first = true
         tracker.streaming(to: body) {
-            while !stop(), let record = reader.next() {
+            guard !stop() else { return }
+            reader.forEachRecord { record, problemCount in
                 if first {
                     firstRecord(record.timestamp)
                     first = false
                 }
-                if reader.problemCount > reported {
+                if problemCount > reported {
                     reported = reportProblems(reader, from: reported, timestamp: record.timestamp, tracker, body)
                 }
                 lastTimestamp = record.timestamp
                 tracker.consumeStreamed(record)
+                return !stop()
             }
         }
         tracker.finish(body)

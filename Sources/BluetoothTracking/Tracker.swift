@@ -113,7 +113,9 @@ public final class Tracker {
             statistics.skippedRecords += 1
         }
         if heldCount > 0 { expireHolds() }
-        if let sink { drain(sink) }
+        // Most events went straight out (`push`): nothing waits, and the sink is not taken out
+        // (a retain and a release) for each record.
+        if !outbox.isEmpty, let sink { drain(sink) }
     }
 
     /// Ends the stream: decides held events, reports unfinished fragments, caches open connections.

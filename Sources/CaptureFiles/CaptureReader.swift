@@ -113,6 +113,16 @@ public final class CaptureReader: RecordSource {
         }
     }
 
+    /// The records in a loop over the reader inside, which a call of `next()` for each record
+    /// takes out of `source` (a retain and a release) every time.
+    public func forEachRecord(_ body: (CaptureRecord, _ problemCount: Int) -> Bool) {
+        switch source {
+        case .btsnoop(let reader): while let record = reader.next(), body(record, reader.problems.count) {}
+        case .packetLogger(let reader): while let record = reader.next(), body(record, reader.problems.count) {}
+        case .other(let reader): while let record = reader.next(), body(record, reader.problemCount) {}
+        }
+    }
+
     public var problemCount: Int {
         switch source {
         case .btsnoop(let reader): reader.problems.count

@@ -8,8 +8,16 @@ public protocol RecordSource: AnyObject {
     var problems: ProblemLog { get }
     /// `problems.count`, asked after every record: without copying the log.
     var problemCount: Int { get }
+    /// Calls `body` with each remaining record and `problemCount` as it stands after reading it,
+    /// until it returns false: `next()` in a loop, for a source that can do it without going through
+    /// a wrapper (and its reference counting) for each record.
+    func forEachRecord(_ body: (CaptureRecord, _ problemCount: Int) -> Bool)
 }
 
 extension RecordSource {
     public var problemCount: Int { problems.count }
+
+    public func forEachRecord(_ body: (CaptureRecord, _ problemCount: Int) -> Bool) {
+        while let record = next(), body(record, problemCount) {}
+    }
 }
