@@ -342,12 +342,14 @@ public struct JSONWriter: ~Copyable {
         }
         appendInteger(seconds)
         reserve(7)
-        base[used] = UInt8(ascii: ".")
-        var i = 6
-        while i > 0 {
-            base[used + i] = UInt8(ascii: "0") + UInt8(fraction % 10)
-            fraction /= 10
-            i -= 1
+        // ".", then the six digits as three pairs.
+        let out = UnsafeMutableRawPointer(base + used)
+        let pairs = UnsafeRawPointer(Self.decimalPairs.utf8Start)
+        out.storeBytes(of: UInt8(ascii: "."), as: UInt8.self)
+        for i in 0..<3 {
+            let pair = pairs.loadUnaligned(fromByteOffset: Int(fraction % 100) * 2, as: UInt16.self)
+            out.storeBytes(of: pair, toByteOffset: 5 - 2 * i, as: UInt16.self)
+            fraction /= 100
         }
         used += 7
         needsComma = true
@@ -428,24 +430,41 @@ public struct JSONWriter: ~Copyable {
             base[used] = UInt8(ascii: "-")
             used += 1
         }
-        // Digits go to the end of a 20-byte scratch area, two at a time, then move into place.
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 10) { scratch in
-            let pairs = UnsafeRawPointer(Self.decimalPairs.utf8Start)
-            var i = 10
-            while magnitude >= 100 {
-                i -= 1
-                scratch[i] = pairs.loadUnaligned(fromByteOffset: Int(magnitude % 100) * 2, as: UInt16.self)
-                magnitude /= 100
-            }
-            i -= 1
-            scratch[i] = pairs.loadUnaligned(fromByteOffset: Int(magnitude) * 2, as: UInt16.self)
-            let bytes = UnsafeRawPointer(scratch.baseAddress! + i).assumingMemoryBound(to: UInt8.self)
-            // A single last pair below 10 has a leading zero to skip.
-            let skip = magnitude < 10 ? 1 : 0
-            let count = (10 - i) * 2 - skip
-            Self.copy(bytes + skip, count, to: base + used)
-            used += count
+        // Digits go straight to their places, two at a time from the last: counted first, they
+        // need no scratch area to be moved from (a copy the compiler made a call to memcpy).
+        let count = Self.decimalDigitCount(magnitude)
+        let out = UnsafeMutableRawPointer(base + used)
+        let pairs = UnsafeRawPointer(Self.decimalPairs.utf8Start)
+        var end = count
+        while magnitude >= 100 {
+            end -= 2
+            out.storeBytes(
+                of: pairs.loadUnaligned(fromByteOffset: Int(magnitude % 100) * 2, as: UInt16.self), toByteOffset: end,
+                as: UInt16.self)
+            magnitude /= 100
         }
+        if magnitude >= 10 {
+            out.storeBytes(
+                of: pairs.loadUnaligned(fromByteOffset: Int(magnitude) * 2, as: UInt16.self), toByteOffset: 0,
+                as: UInt16.self)
+        } else {
+            out.storeBytes(of: UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude), as: UInt8.self)
+        }
+        used += count
+    }
+
+    /// How many decimal digits `value` has (1 for 0).
+    @inlinable @inline(__always)
+    static func decimalDigitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var rest = value
+        // Frame numbers, times and field values mostly have up to ten digits: one or two steps.
+        while rest >= 10_000 {
+            rest /= 10_000
+            count += 4
+        }
+        if rest >= 100 { return count + (rest >= 1_000 ? 3 : 2) }
+        return count + (rest >= 10 ? 1 : 0)
     }
 
     /// "00" … "99", two bytes each. A literal, not a table built on first use: reading it needs
