@@ -18,7 +18,7 @@ import PayloadDecoders
 /// company UInt16, or a UUID's two UInt64 halves), index and repeats (Int64 each), then the
 /// outcome: fields (a UInt32 count, each a name as a text and a value), an error as its JSON, or
 /// undecoded bytes (UInt32 length and bytes). A text is a UInt16 number; with its top bit set, the
-/// text follows (UInt16 length and UTF-8) and the number names it from then on. A value is a tag
+/// text follows (UInt32 length and UTF-8) and the number names it from then on. A value is a tag
 /// byte and its payload: Int64, Double, a UTF-8 string with its UInt32 length, or a list with its
 /// UInt32 count.
 public final class PackedReadings: @unchecked Sendable {
@@ -408,7 +408,7 @@ public final class ReadingPacker {
             return
         }
         chunk.put(number | PackedReadings.definition)
-        chunk.put(text, length: UInt16.self)
+        chunk.put(text, length: UInt32.self)
         if number != PackedReadings.unnumbered { sent[Int(number)] = true }
     }
 }
@@ -494,7 +494,7 @@ public struct PackedReadingJSON {
         var number: UInt16 = r.take()
         if number & PackedReadings.definition != 0 {
             number &= ~PackedReadings.definition
-            let utf8 = r.text(UInt16.self)
+            let utf8 = r.text(UInt32.self)
             if number == PackedReadings.unnumbered {
                 if asKey { w.key(validUTF8: utf8) } else { w.string(validUTF8: utf8) }
                 return

@@ -88,6 +88,20 @@ struct PackedReadingsTests {
         #expect(lines.last!.hasSuffix(#""field_32998":1,"field_32999":1}}"#))
     }
 
+    /// Texts and values of any length come back whole (a layout may name a field at length).
+    @Test func `long names and values come back whole`() {
+        let name = String(repeating: "n", count: 70_000)
+        let value = String(repeating: "v", count: 70_000)
+        let lines = json([
+            Reading(
+                frame: 1, timestamp: 0, address: nil, decoder: String(repeating: "d", count: 66_000), source: "adv",
+                match: .company(1), index: nil, outcome: .fields([Field(name, .string(value))]), repeats: nil)
+        ])
+        #expect(lines.count == 1)
+        #expect(lines.first?.count == 70_000 * 2 + 66_000 + 82)
+        #expect(lines.first?.hasSuffix("\"" + value + "\"}}") == true)
+    }
+
     /// A chunk hands its readings over in order and can stop early.
     @Test func `a chunk gives its readings in order and stops when told`() {
         let chunk = PackedReadings(capacity: 256)
