@@ -230,14 +230,6 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
-    /// Writes a key already encoded as `"name":` (escaped once, written many times).
-    @inlinable
-    public mutating func key(encoded: UnsafeRawBufferPointer) {
-        separate()
-        raw(encoded)
-        needsComma = false
-    }
-
     // MARK: Values
 
     @inlinable
@@ -401,14 +393,6 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Text that is already valid JSON (a nested document written elsewhere).
-    @inlinable
-    public mutating func rawJSON(_ json: [UInt8]) {
-        separate()
-        raw(json)
-        needsComma = true
-    }
-
-    /// Text that is already valid JSON, lent.
     @inlinable
     public mutating func rawJSON(_ json: UnsafeRawBufferPointer) {
         separate()

@@ -194,6 +194,7 @@ public final class ReadingPacker {
         precondition(MemoryLayout<String>.size == MemoryLayout<StringBits>.size)
         return MemoryLayout<Field>.offset(of: \Field.name)!
     }()
+    private let valueOffset = MemoryLayout<Field>.offset(of: \Field.value)!
 
     @exclusivity(unchecked) private var decoders: [DecoderTexts] = []
     @exclusivity(unchecked) private var lastDecoder = 0
@@ -261,9 +262,9 @@ public final class ReadingPacker {
         fields.entries.withUnsafeBufferPointer { entries in
             chunk.put(UInt32(entries.count))
             guard let slot else {
-                for entry in entries {
-                    _ = number(of: entry.name, chunk)
-                    put(entry.value, chunk)
+                for position in entries.indices {
+                    number(of: entries[position].name, chunk)
+                    put(valueOf: entries.baseAddress! + position, chunk)
                 }
                 return
             }
@@ -277,10 +278,8 @@ public final class ReadingPacker {
             decoders[slot].keys.withUnsafeBufferPointer { keys in
                 let known = min(keys.count, entries.count)
                 while position < known, keys[position].bits == nameBits(position) {
-                    // Room for the name's number, the value's tag and a number: one check per field.
-                    chunk.reserve(11)
-                    chunk.putReserved(keys[position].number)
-                    put(entries.baseAddress! + position, chunk)
+                    chunk.put(keys[position].number)
+                    put(valueOf: entries.baseAddress! + position, chunk)
                     position += 1
                 }
             }
@@ -297,17 +296,16 @@ public final class ReadingPacker {
                     decoders[slot].names.append(name)
                     decoders[slot].keys.append(key)
                 }
-                put(entries[position].value, chunk)
+                put(valueOf: entries.baseAddress! + position, chunk)
                 position += 1
             }
         }
     }
 
-    /// A field's value where it lies (switched on in place: a copy retained and released what it
-    /// holds), after `reserve` made room for its tag and a number.
-    @inline(__always)
-    private func put(_ field: UnsafePointer<Field>, _ chunk: PackedReadings) {
-        switch field.pointee.value {
+    /// A value where it lies (switched on in place: a copy retained and released what it holds).
+    private func put(_ value: UnsafePointer<FieldValue>, _ chunk: PackedReadings) {
+        chunk.reserve(9)
+        switch value.pointee {
         case .int(let i):
             chunk.putReserved(PackedReadings.Tag.int)
             chunk.putReserved(i)
@@ -316,30 +314,22 @@ public final class ReadingPacker {
             chunk.putReserved(d)
         case .bool(let b): chunk.putReserved(b ? PackedReadings.Tag.true : PackedReadings.Tag.false)
         case .null: chunk.putReserved(PackedReadings.Tag.null)
-        default: put(field.pointee.value, chunk, reserved: true)
+        case .string(let text):
+            chunk.putReserved(PackedReadings.Tag.string)
+            chunk.put(text, length: UInt32.self)
+        case .list(let list):
+            chunk.putReserved(PackedReadings.Tag.list)
+            chunk.put(UInt32(list.count))
+            list.withUnsafeBufferPointer { elements in
+                for i in elements.indices { put(elements.baseAddress! + i, chunk) }
+            }
         }
     }
 
-    /// `reserved`: room for the tag and a number was made.
-    private func put(_ value: borrowing FieldValue, _ chunk: PackedReadings, reserved: Bool = false) {
-        if !reserved { chunk.reserve(9) }
-        switch value {
-        case .int(let i):
-            chunk.putReserved(PackedReadings.Tag.int)
-            chunk.putReserved(i)
-        case .double(let d):
-            chunk.putReserved(PackedReadings.Tag.double)
-            chunk.putReserved(d)
-        case .string(let s):
-            chunk.put(PackedReadings.Tag.string)
-            chunk.put(s, length: UInt32.self)
-        case .bool(let b): chunk.put(b ? PackedReadings.Tag.true : PackedReadings.Tag.false)
-        case .null: chunk.put(PackedReadings.Tag.null)
-        case .list(let list):
-            chunk.put(PackedReadings.Tag.list)
-            chunk.put(UInt32(list.count))
-            for element in list { put(element, chunk) }
-        }
+    /// The value of the field at `field`.
+    @inline(__always)
+    private func put(valueOf field: UnsafePointer<Field>, _ chunk: PackedReadings) {
+        put(UnsafeRawPointer(field).advanced(by: valueOffset).assumingMemoryBound(to: FieldValue.self), chunk)
     }
 
     /// A string's representation, read where it lies (no copy, so no retain).
