@@ -88,6 +88,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "HandoffTests", dependencies: ["Handoff"]),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "TestSupport"]),
+        .testTarget(name: "SystemIOTests", dependencies: ["SystemIO", "TestSupport"]),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureModel", "CaptureFiles", "TestSupport"]),
         .testTarget(name: "BluetapeCLITests", dependencies: ["BluetapeCLI", "CaptureModel", "CaptureFiles", "TestSupport"]),
         .testTarget(

@@ -73,7 +73,8 @@ struct CaptureBatch {
     /// out in order. The capture whose turn it is when it starts (the output of every capture
     /// before it written out, though their messages may still wait) writes straight to standard
     /// output; the others get an output of their own, spooled to an unlinked temporary file so
-    /// that memory stays flat however much a capture writes, and copied out in their turn. The exit code is the worst of them: 3 if any capture could not be
+    /// that memory stays flat however much a capture writes, until their turn comes: then what
+    /// waits is copied out and the rest goes straight out. The exit code is the worst of them: 3 if any capture could not be
     /// read, else 1 if any had differences, else 0.
     func run(
         jobs: Int, _ context: Context, _ one: @escaping @Sendable (_ path: String, _ context: Context) -> ExitCode
@@ -96,11 +97,15 @@ struct CaptureBatch {
                 turn.pass(to: index + 1)
                 return BatchResult(spool: nil, messages: stderr.text, code: code)
             }
-            let spool = Spool()
+            let spool = Spool(for: stdout) { turn.isTurn(of: index) }
             let code: ExitCode
             if let output = spool.output {
                 code = one(path, Context(stdout: output, stderr: stderr, environment: environment, decodeCapture: decodeCapture))
                 output.flush()
+                if output.passedThrough {
+                    turn.pass(to: index + 1)
+                    return BatchResult(spool: nil, messages: stderr.text, code: code)
+                }
             } else {
                 stderr.line("error: \(path): no temporary file for its output (\(spool.problem ?? "unknown"))")
                 code = .badInput
@@ -141,18 +146,20 @@ private final class OutputTurn: @unchecked Sendable {
     func pass(to index: Int) { lock.withLock { next = max(next, index) } }
 }
 
-/// An unlinked temporary file that holds one capture's output until it is copied out.
+/// An unlinked temporary file that holds one capture's output until its turn comes: then what it
+/// holds is copied out and the rest goes straight to `destination` (`Output(holdingIn:…)`); a
+/// capture that finishes before its turn is copied out by `copy(to:)`.
 private final class Spool: @unchecked Sendable {
     private let fd: Int32
     let output: Output?
     let problem: String?
 
-    init() {
+    init(for destination: Output, until isTurn: @escaping @Sendable () -> Bool) {
         var template = Array("\(Spool.directory)/bluetape-output-XXXXXX".utf8CString)
         fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd >= 0 {
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            output = Output(fd: fd)
+            output = Output(holdingIn: fd, for: destination, until: isTurn)
             problem = nil
         } else {
             output = nil

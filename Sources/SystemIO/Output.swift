@@ -11,10 +11,17 @@ public final class Output: @unchecked Sendable {
     @exclusivity(unchecked) private var pending: [UInt8] = []
     @exclusivity(unchecked) private var captured: [UInt8] = []
     public let isTerminal: Bool
+    @exclusivity(unchecked) private var ownFailure: String?
+    @exclusivity(unchecked) private var ownReaderClosed = false
+    /// Where a held output's bytes go once `isReleased` says so (see `init(holdingIn:for:until:)`).
+    @exclusivity(unchecked) private var heldFor: (destination: Output, isReleased: @Sendable () -> Bool)?
+    /// Set once a held output was released: everything goes to this output from then on.
+    @exclusivity(unchecked) private var passedTo: Output?
+
     /// Set when a write failed (a closed pipe, a full disk); later writes are dropped.
-    @exclusivity(unchecked) public private(set) var failure: String?
+    public var failure: String? { passedTo?.failure ?? ownFailure }
     /// The reader went away (`bluetape events … | head`): not an error worth reporting.
-    @exclusivity(unchecked) public private(set) var readerClosed = false
+    public var readerClosed: Bool { passedTo?.readerClosed ?? ownReaderClosed }
 
     public static let standardOutput = Output(fd: 1)
     public static let standardError = Output(fd: 2)
@@ -25,6 +32,22 @@ public final class Output: @unchecked Sendable {
         isTerminal = isatty(fd) == 1
         pending.reserveCapacity(1 << 16)
     }
+
+    /// An output for work that may not write to `destination` yet (a capture whose predecessors'
+    /// output is not all out): its bytes wait in the file `fd` until `isReleased()` (asked when
+    /// a buffer's worth is ready) says `destination` is free, then that file is copied there and
+    /// every later write goes straight to `destination`. Less waits on disk than if the file were
+    /// copied out only at the end. `passedThrough` says whether that happened.
+    public init(holdingIn fd: Int32, for destination: Output, until isReleased: @escaping @Sendable () -> Bool) {
+        self.fd = fd
+        ownsDescriptor = false
+        isTerminal = false
+        heldFor = (destination, isReleased)
+        pending.reserveCapacity(1 << 16)
+    }
+
+    /// A held output released to its destination: what its file holds was already copied there.
+    public var passedThrough: Bool { passedTo != nil }
 
     /// An output that keeps what is written; read it back with `text`.
     public init() {
@@ -50,7 +73,7 @@ public final class Output: @unchecked Sendable {
 
     public func write(_ bytes: UnsafeRawBufferPointer) {
         if fd >= 0, pending.isEmpty, bytes.count >= 1 << 16 {
-            writeOut(bytes)
+            emit(bytes)
             return
         }
         pending.append(contentsOf: bytes)
@@ -66,7 +89,21 @@ public final class Output: @unchecked Sendable {
             captured.append(contentsOf: pending)
             return
         }
-        pending.withUnsafeBytes { writeOut($0) }
+        pending.withUnsafeBytes { emit($0) }
+    }
+
+    /// Writes to the descriptor or, once a held output is released, to its destination.
+    private func emit(_ raw: UnsafeRawBufferPointer) {
+        if passedTo == nil, let held = heldFor, held.isReleased() {
+            heldFor = nil
+            held.destination.appendContents(ofFile: fd)
+            passedTo = held.destination
+        }
+        if let destination = passedTo {
+            destination.write(raw)
+        } else {
+            writeOut(raw)
+        }
     }
 
     /// Appends everything the file `source` holds from its start (a spooled output), after what
@@ -74,24 +111,25 @@ public final class Output: @unchecked Sendable {
     /// they are read and written.
     public func appendContents(ofFile source: Int32) {
         flush()
+        if let destination = passedTo { return destination.appendContents(ofFile: source) }
         guard lseek(source, 0, SEEK_SET) == 0 else { return }
         #if os(Linux)
         if fd >= 0 {
-            while failure == nil {
+            while ownFailure == nil {
                 let sent = sendfile(fd, source, nil, 1 << 30)
                 if sent > 0 { continue }
                 if sent == 0 { return }
                 if errno == EINTR || errno == EAGAIN { continue }
                 // A descriptor sendfile does not take: fall back to reading, from where it stopped.
                 if errno == EINVAL || errno == ENOSYS { break }
-                readerClosed = errno == EPIPE
-                failure = SystemIO.reason(errno)
+                ownReaderClosed = errno == EPIPE
+                ownFailure = SystemIO.reason(errno)
                 return
             }
         }
         #endif
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while failure == nil {
+        while ownFailure == nil {
             let count = buffer.withUnsafeMutableBytes { raw in
                 (try? SystemIO.read(source, into: raw.baseAddress!, count: raw.count)) ?? 0
             }
@@ -103,12 +141,12 @@ public final class Output: @unchecked Sendable {
 
     /// Writes straight to the descriptor; the first failure stops all later writes.
     private func writeOut(_ raw: UnsafeRawBufferPointer) {
-        guard failure == nil else { return }
+        guard ownFailure == nil else { return }
         do {
             try SystemIO.writeAll(fd, raw)
         } catch {
-            readerClosed = error.code == EPIPE
-            failure = error.reason
+            ownReaderClosed = error.code == EPIPE
+            ownFailure = error.reason
         }
     }
 

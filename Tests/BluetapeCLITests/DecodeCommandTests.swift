@@ -160,6 +160,31 @@ struct SharedCaptureDecodeTests {
         }
         #expect(readings > 0)
     }
+
+    /// The largest capture second: it starts first (the costliest do), out of turn, its output
+    /// held in a file until the first capture's is out, and then (still running, as a rule) goes
+    /// straight out; the smaller ones behind it wait whole. Whichever way the threads fall, the
+    /// output is what one thread writes.
+    @Test func `several captures on two jobs come out whole and in the order given`() throws {
+        let names = [
+            "blefun__btsnoop_hci.log", "bluethooth_light_controll__btsnoop_hci.log", "ec521__btsnoop_hci.log",
+            "MachineSpiritTimetable__btsnoop_bbcc.log", "Tesi_BLE__garmin.pcapng",
+        ]
+        let paths = try names.map { name in
+            try #require(TestPaths.sharedCaptureFiles.first { $0.hasSuffix("/" + name) }, "\(name) is not in ../shared/captures")
+        }
+        let (oneCode, one, _) = runTool(["decode", "--all", "--jobs", "1"] + paths)
+        #expect(oneCode == 0)
+        var separately = 0
+        for path in paths { separately += try readingLines(runTool(["decode", "--all", path]).1).count }
+        #expect(try readingLines(one).count == separately)
+        for _ in 0..<3 {
+            let (code, two, _) = runTool(["decode", "--all", "--jobs", "2"] + paths)
+            #expect(code == 0)
+            let same = two == one  // compared first: a failure is not diffed line by line
+            #expect(same, "--jobs 2 wrote \(two.utf8.count) bytes, --jobs 1 \(one.utf8.count)")
+        }
+    }
 }
 
 struct CheckCommandTests {
