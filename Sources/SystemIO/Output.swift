@@ -19,9 +19,15 @@ public final class Output: @unchecked Sendable {
     @exclusivity(unchecked) private var passedTo: Output?
 
     /// Set when a write failed (a closed pipe, a full disk); later writes are dropped.
-    public var failure: String? { passedTo?.failure ?? ownFailure }
+    public var failure: String? {
+        guard let destination = passedTo else { return ownFailure }
+        return destination.failure
+    }
     /// The reader went away (`bluetape events … | head`): not an error worth reporting.
-    public var readerClosed: Bool { passedTo?.readerClosed ?? ownReaderClosed }
+    public var readerClosed: Bool {
+        guard let destination = passedTo else { return ownReaderClosed }
+        return destination.readerClosed
+    }
 
     public static let standardOutput = Output(fd: 1)
     public static let standardError = Output(fd: 2)
