@@ -74,8 +74,8 @@ struct CaptureBatch {
     /// before it written out, though their messages may still wait) writes straight to standard
     /// output; the others get an output of their own, spooled to an unlinked temporary file so
     /// that memory stays flat however much a capture writes, until their turn comes: then what
-    /// waits is copied out and the rest goes straight out. The exit code is the worst of them: 3 if any capture could not be
-    /// read, else 1 if any had differences, else 0.
+    /// waits is copied out and the rest goes straight out. The exit code is the worst of them: 3
+    /// if any capture could not be read, else 1 if any had differences, else 0.
     func run(
         jobs: Int, _ context: Context, _ one: @escaping @Sendable (_ path: String, _ context: Context) -> ExitCode
     ) -> ExitCode {
