@@ -82,4 +82,25 @@ struct HeldOutputTests {
         #expect(same(TestPaths.readFile(path), own + first + second))
         #expect(held.failure == nil)
     }
+
+    @Test func `once through, a closed reader of the destination is the held output's to see`() {
+        signal(SIGPIPE, SIG_IGN)
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])  // the reader went away (`… | head`)
+        let destination = Output(fd: ends[1], ownsDescriptor: true)
+        let file = heldFile("closed")
+        defer { close(file) }
+        let turn = Turn()
+        let held = Output(holdingIn: file, for: destination) { turn.isMine }
+        held.write(bytes(0, 70_000))  // into its file: no failure of its own
+        #expect(held.failure == nil)
+        #expect(!held.readerClosed)
+        turn.isMine = true
+        held.write(bytes(70_000, 70_000))
+        held.flush()
+        #expect(held.passedThrough)
+        #expect(held.readerClosed)
+        #expect(held.failure != nil)
+    }
 }
