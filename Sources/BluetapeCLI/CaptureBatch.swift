@@ -100,11 +100,20 @@ struct CaptureBatch {
             let spool = Spool(for: stdout) { turn.isTurn(of: index) }
             let code: ExitCode
             if let output = spool.output {
-                code = one(path, Context(stdout: output, stderr: stderr, environment: environment, decodeCapture: decodeCapture))
+                let result = one(path, Context(stdout: output, stderr: stderr, environment: environment, decodeCapture: decodeCapture))
                 output.flush()
                 if output.passedThrough {
                     turn.pass(to: index + 1)
-                    return BatchResult(spool: nil, messages: stderr.text, code: code)
+                    return BatchResult(spool: nil, messages: stderr.text, code: result)
+                }
+                if let failure = output.failure {
+                    // Its file failed before its turn came: what it held is cut short.
+                    stderr.line(
+                        "error: \(path): its output could not wait in a temporary file in \(Spool.directory) (\(failure)); "
+                            + "set TMPDIR to a directory with room, or use --jobs 1")
+                    code = .badInput
+                } else {
+                    code = result
                 }
             } else {
                 stderr.line("error: \(path): no temporary file for its output (\(spool.problem ?? "unknown"))")

@@ -98,9 +98,10 @@ public final class Output: @unchecked Sendable {
         pending.withUnsafeBytes { emit($0) }
     }
 
-    /// Writes to the descriptor or, once a held output is released, to its destination.
+    /// Writes to the descriptor or, once a held output is released, to its destination. One
+    /// whose file failed (a full disk) stays failed: passing through would leave a hole.
     private func emit(_ raw: UnsafeRawBufferPointer) {
-        if passedTo == nil, let held = heldFor, held.isReleased() {
+        if passedTo == nil, ownFailure == nil, let held = heldFor, held.isReleased() {
             heldFor = nil
             held.destination.appendContents(ofFile: fd)
             passedTo = held.destination

@@ -103,4 +103,22 @@ struct HeldOutputTests {
         #expect(held.readerClosed)
         #expect(held.failure != nil)
     }
+
+    @Test func `a held output whose file fails stays failed when its turn comes`() throws {
+        let full = open("/dev/full", O_WRONLY)  // every write: no space left on device
+        try #require(full >= 0)
+        defer { close(full) }
+        let destination = Output()
+        let turn = Turn()
+        let held = Output(holdingIn: full, for: destination) { turn.isMine }
+        held.write(bytes(0, 70_000))
+        #expect(held.failure != nil)
+        turn.isMine = true
+        held.write(bytes(70_000, 70_000))
+        held.flush()
+        // Passing through now would put the later bytes out without the lost ones before them.
+        #expect(!held.passedThrough)
+        #expect(held.failure != nil)
+        #expect(destination.text.isEmpty)
+    }
 }
