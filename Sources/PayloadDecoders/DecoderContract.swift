@@ -76,7 +76,9 @@ public struct Fields: Sendable, Hashable, ExpressibleByArrayLiteral {
 /// What one decode produced: fields, or an error that says which field failed at which byte.
 public enum DecodeOutcome: Sendable, Hashable {
     case fields(Fields)
-    case error(DecodeError)
+    /// Boxed: an error is rare and 48 bytes long, and the list of outcomes is made for every
+    /// payload.
+    indirect case error(DecodeError)
 }
 
 /// The operation that carried a characteristic value.
