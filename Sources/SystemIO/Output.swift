@@ -13,10 +13,20 @@ public final class Output: @unchecked Sendable {
     public let isTerminal: Bool
     @exclusivity(unchecked) private var ownFailure: String?
     @exclusivity(unchecked) private var ownReaderClosed = false
-    /// Where a held output's bytes go once `isReleased` says so (see `init(holdingIn:for:until:)`).
-    @exclusivity(unchecked) private var heldFor: (destination: Output, isReleased: @Sendable () -> Bool)?
-    /// Set once a held output was released: everything goes to this output from then on.
-    @exclusivity(unchecked) private var passedTo: Output?
+    @exclusivity(unchecked) private var route = Route.own
+
+    /// Where the bytes go: this output's descriptor (or memory); a held output's file until
+    /// `isReleased` says `destination` is free (`init(holdingIn:for:until:)`); then that output.
+    private enum Route {
+        case own
+        case held(until: @Sendable () -> Bool, then: Output)
+        case passed(to: Output)
+    }
+
+    /// The output a held one passed through to.
+    private var passedTo: Output? {
+        if case .passed(let destination) = route { destination } else { nil }
+    }
 
     /// Set when a write failed (a closed pipe, a full disk); later writes are dropped.
     public var failure: String? {
@@ -48,7 +58,7 @@ public final class Output: @unchecked Sendable {
         self.fd = fd
         ownsDescriptor = false
         isTerminal = false
-        heldFor = (destination, isReleased)
+        route = .held(until: isReleased, then: destination)
         pending.reserveCapacity(1 << 16)
     }
 
@@ -101,10 +111,9 @@ public final class Output: @unchecked Sendable {
     /// Writes to the descriptor or, once a held output is released, to its destination. One
     /// whose file failed (a full disk) stays failed: passing through would leave a hole.
     private func emit(_ raw: UnsafeRawBufferPointer) {
-        if passedTo == nil, ownFailure == nil, let held = heldFor, held.isReleased() {
-            heldFor = nil
-            held.destination.appendContents(ofFile: fd)
-            passedTo = held.destination
+        if ownFailure == nil, case .held(let isReleased, let destination) = route, isReleased() {
+            destination.appendContents(ofFile: fd)
+            route = .passed(to: destination)
         }
         if let destination = passedTo {
             destination.write(raw)
