@@ -36,7 +36,7 @@ extension Tracker {
         } catch {
             diagnose("att", "att.malformed_pdu", error, connection: c.id)
             e.value = [UInt8](r.unread)
-            push(.att(e))
+            push(moving: &e)
             return
         }
         let x = ATTContext(connection: c, bearer: b, side: side, opcode: opcode, direction: direction)
@@ -81,8 +81,17 @@ extension Tracker {
 
         case .unknown(let bytes):
             e.value = [UInt8](bytes)
-            push(.att(e))
+            push(moving: &e)
         }
+    }
+
+    /// Pushes a handler's event, moved out and the handler's left empty: pushing a copy
+    /// retained and released what it holds (its value, its attribute), atomic operations each.
+    @inline(__always)
+    func push(moving e: inout ATTEvent, held: Bool = false) {
+        var taken = ATTEvent(connection: 0, peer: nil, direction: .sent, opcode: 0)
+        swap(&taken, &e)
+        push(.att(consume taken), held: held)
     }
 
     // MARK: Transactions

@@ -11,7 +11,7 @@ extension Tracker {
         expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, attributeType: type))
         e.range = range
         e.attributeType = type
-        push(.att(e))
+        push(moving: &e)
     }
 
     @inline(__always)
@@ -26,7 +26,7 @@ extension Tracker {
         e.range = range
         e.attributeType = BluetoothUUID(UInt32(type))
         e.value = [UInt8](value)
-        push(.att(e))
+        push(moving: &e)
     }
 
     @inline(__always)
@@ -37,7 +37,7 @@ extension Tracker {
             x.connection.databases[x.side].addAttribute(handle: entry.handle, uuid: entry.uuid, frame: frame)
         }
         e.discovered = entries.map { DiscoveredAttribute(handle: $0.handle, uuid: $0.uuid) }
-        push(.att(e))
+        push(moving: &e)
     }
 
     /// Primary service discovery by service UUID: the request said which service was searched.
@@ -55,7 +55,7 @@ extension Tracker {
             }
             e.discovered = entries.map { DiscoveredAttribute(handle: $0.handle, uuid: uuid, endOrValueHandle: $0.groupEnd) }
         }
-        push(.att(e))
+        push(moving: &e)
     }
 
     @inline(__always)
@@ -81,7 +81,7 @@ extension Tracker {
             }
             e.discovered = discovered
         }
-        push(.att(e))
+        push(moving: &e)
     }
 
     @inline(__always)
@@ -89,7 +89,7 @@ extension Tracker {
         let request = takeRequest(x)
         e.requestFrame = request?.frame
         learnReadByType(x, type: request?.attributeType, entries: entries, event: &e)
-        push(.att(e))
+        push(moving: &e)
     }
 
     /// Read By Type responses: characteristic declarations and includes teach the database;

@@ -16,7 +16,7 @@ extension Tracker {
         default:
             break
         }
-        push(.att(e))
+        push(moving: &e)
         if requestOpcode == ATTOpcode.readBlobRequest { completeLongRead(x.connection, x.bearer, side: x.side) }
         if requestOpcode == ATTOpcode.executeWriteRequest { x.bearer.preparedWrites[x.side].removeAll() }
     }

@@ -19,7 +19,7 @@ extension Tracker {
             }
             b.pendingIndication[x.side] = (handle, frame)
         }
-        push(.att(e))
+        push(moving: &e)
     }
 
     @inline(__always)
@@ -35,7 +35,7 @@ extension Tracker {
                 "att", "att.confirmation_without_indication", "a confirmation with no indication to confirm",
                 connection: x.connection.id)
         }
-        push(.att(e))
+        push(moving: &e)
     }
 
     /// Multiple Handle Value Notification: one event per handle.
@@ -48,8 +48,8 @@ extension Tracker {
             one.handle = entry.handle
             one.value = [UInt8](entry.value)
             one.attribute = resolve(x, entry.handle)
-            push(.att(one))
+            push(moving: &one)
         }
-        if entries.isEmpty { push(.att(e)) }
+        if entries.isEmpty { push(moving: &e) }
     }
 }

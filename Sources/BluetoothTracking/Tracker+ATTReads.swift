@@ -11,7 +11,7 @@ extension Tracker {
         expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, handle: handle))
         e.handle = handle
         e.attribute = resolve(x, handle)
-        push(.att(e))
+        push(moving: &e)
     }
 
     @inline(__always)
@@ -24,7 +24,7 @@ extension Tracker {
         e.handle = handle
         e.offset = offset
         e.attribute = resolve(x, handle)
-        push(.att(e))
+        push(moving: &e)
     }
 
     /// Read Multiple and Read Multiple Variable Requests.
@@ -32,7 +32,7 @@ extension Tracker {
     func readMultipleRequest(_ x: ATTContext, _ handles: [UInt16], _ e: inout ATTEvent) {
         expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, handles: handles))
         e.handles = handles
-        push(.att(e))
+        push(moving: &e)
     }
 
     /// Read, Read Blob and Read Multiple Responses.
@@ -45,7 +45,7 @@ extension Tracker {
         e.value = [UInt8](value)
         if x.opcode == ATTOpcode.readMultipleResponse {
             e.handles = request?.handles
-            push(.att(e))
+            push(moving: &e)
             return
         }
         e.handle = request?.handle
@@ -59,7 +59,7 @@ extension Tracker {
                 b.longRead[side] = LongRead(
                     handle: handle, value: [UInt8](value), firstFrame: request?.frame ?? frame, parts: 1)
             }
-            push(.att(e), held: mayContinue)
+            push(moving: &e, held: mayContinue)
         } else {
             e.offset = request?.offset
             appendLongRead(x, value: value, event: &e)
@@ -77,9 +77,9 @@ extension Tracker {
             one.handle = index < handles.count ? handles[index] : nil
             one.value = [UInt8](value)
             if let handle = one.handle { one.attribute = resolve(x, handle) }
-            push(.att(one))
+            push(moving: &one)
         }
-        if values.isEmpty { push(.att(e)) }
+        if values.isEmpty { push(moving: &e) }
     }
 
     // MARK: Long values
@@ -113,7 +113,7 @@ extension Tracker {
         let b = x.bearer
         let side = x.side
         guard var long = b.longRead[side], long.handle == e.handle else {
-            push(.att(e))
+            push(moving: &e)
             return
         }
         e.partial = true
@@ -127,7 +127,7 @@ extension Tracker {
         }
         long.parts += 1
         b.longRead[side] = long
-        push(.att(e))
+        push(moving: &e)
         if value.count < Int(b.mtu) - 1 { completeLongRead(x.connection, b, side: side) }
     }
 
@@ -143,7 +143,7 @@ extension Tracker {
         e.value = long.value
         e.requestFrame = long.firstFrame
         e.attribute = resolve(c, side: side, long.handle)
-        push(.att(e))
+        push(moving: &e)
     }
 
     /// Decides a connection's held reads, on every bearer, as complete values (at disconnection,

@@ -13,7 +13,7 @@ extension Tracker {
         if x.opcode == ATTOpcode.writeRequest {
             expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, handle: handle))
         }
-        push(.att(e))
+        push(moving: &e)
     }
 
     @inline(__always)
@@ -21,7 +21,7 @@ extension Tracker {
         e.handle = handle
         e.value = [UInt8](value)
         e.attribute = resolve(x, handle)
-        push(.att(e))
+        push(moving: &e)
     }
 
     /// Prepare Write Request and Response: each a part of a long value.
@@ -43,13 +43,13 @@ extension Tracker {
         } else {
             e.requestFrame = takeRequest(x)?.frame
         }
-        push(.att(e))
+        push(moving: &e)
     }
 
     @inline(__always)
     func executeWriteRequest(_ x: ATTContext, flags: UInt8, _ e: inout ATTEvent) {
         expectResponse(x, PendingRequest(opcode: x.opcode, frame: frame, executeFlags: flags))
-        push(.att(e))
+        push(moving: &e)
     }
 
     /// Write Response and Execute Write Response; executing writes the queued parts as one value.
@@ -59,7 +59,7 @@ extension Tracker {
         e.requestFrame = request?.frame
         e.handle = request?.handle
         if let handle = e.handle { e.attribute = resolve(x, handle) }
-        push(.att(e))
+        push(moving: &e)
         if x.opcode == ATTOpcode.executeWriteResponse {
             if request?.executeFlags == 1 { emitPreparedWrites(x) }
             x.bearer.preparedWrites[x.side].removeAll()
@@ -91,7 +91,7 @@ extension Tracker {
             e.handle = handle
             e.value = values[handle]
             e.attribute = resolve(c, side: side, handle)
-            push(.att(e))
+            push(moving: &e)
         }
     }
 }

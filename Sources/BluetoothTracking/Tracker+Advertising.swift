@@ -95,13 +95,19 @@ extension Tracker {
 
     /// Emits an advertisement, after a diagnostic when its AD structures are broken. `dataStart`: where this
     /// record's bytes begin in data joined from several records; a byte before it has no offset in this packet.
-    func emitAdvertisement(_ advertisement: Advertisement, dataOffset: Int, dataStart: Int = 0) {
-        if let error = advertisement.data.forEach({ _ in }) {
+    func emitAdvertisement(_ advertisement: consuming Advertisement, dataOffset: Int, dataStart: Int = 0) {
+        if let error = Self.overrun(in: advertisement) {
             diagnose(
                 "ad", "ad.length_overrun",
                 "AD structure from \(advertisement.address) at data offset \(error.offset) runs past the data: \(error.reasonText)",
                 offset: error.offset >= dataStart ? dataOffset + error.offset - dataStart : nil)
         }
-        push(.advertisement(advertisement))
+        push(.advertisement(consume advertisement))
+    }
+
+    /// Where its AD structures run past its data, if they do. Borrowed: read through the
+    /// consuming parameter above, the advertisement was copied to be read.
+    private static func overrun(in advertisement: borrowing Advertisement) -> DecodeError? {
+        advertisement.data.forEach { _ in }
     }
 }

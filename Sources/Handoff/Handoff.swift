@@ -99,6 +99,12 @@ public enum Handoff {
 public final class HandoffSink<Element> {
     // Used by the producing thread alone.
     @exclusivity(unchecked) @usableFromInline var batch: HandoffBatch<Element>
+    /// The batch being filled, its slots and fill kept here and written back when it is handed
+    /// over: reaching them through `batch`, a class held in a variable, retained and released it
+    /// for every element (two atomic operations each).
+    @exclusivity(unchecked) @usableFromInline var slots: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) @usableFromInline var filled = 0
+    @exclusivity(unchecked) @usableFromInline var initialized = 0
     @usableFromInline let batchSize: Int
     /// Hands a full batch on; false once the consumer has stopped.
     @usableFromInline let send: (HandoffBatch<Element>) -> Bool
@@ -118,6 +124,7 @@ public final class HandoffSink<Element> {
         self.spare = spare
         direct = nil
         batch = HandoffBatch(capacity: self.batchSize)
+        slots = batch.base
     }
 
     @usableFromInline
@@ -127,7 +134,11 @@ public final class HandoffSink<Element> {
         spare = { nil }
         direct = consume
         batch = HandoffBatch(capacity: 0)
+        slots = batch.base
     }
+
+    /// Elements in a batch never handed over are freed with it.
+    deinit { batch.initialized = initialized }
 
     /// Queues `element` for the consumer (dropped once it has stopped).
     @inlinable @inline(__always)
@@ -137,8 +148,16 @@ public final class HandoffSink<Element> {
             stopped = !direct(element)
             return
         }
-        batch.append(element)
-        if batch.isFull { flush() }
+        // A slot past the fill may still hold the last fill's element: it is freed as this one
+        // takes its place (see `HandoffBatch`).
+        if filled < initialized {
+            (slots + filled).deinitialize(count: 1)
+        } else {
+            initialized += 1
+        }
+        (slots + filled).initialize(to: element)
+        filled += 1
+        if filled == batchSize { flush() }
     }
 
     /// Whether the consumer has stopped: the producer may finish early.
@@ -146,7 +165,9 @@ public final class HandoffSink<Element> {
 
     @usableFromInline
     func flush() {
-        guard !batch.isEmpty else { return }
+        guard filled > 0 else { return }
+        batch.count = filled
+        batch.initialized = initialized
         batch.dropStale()
         if !stopped { stopped = !send(batch) }
         if let reused = spare() {
@@ -155,6 +176,9 @@ public final class HandoffSink<Element> {
         } else {
             batch = HandoffBatch(capacity: batchSize)
         }
+        slots = batch.base
+        filled = batch.count
+        initialized = batch.initialized
     }
 }
 
@@ -169,7 +193,6 @@ public final class HandoffSink<Element> {
 @usableFromInline
 final class HandoffBatch<Element>: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<Element>
-    @usableFromInline let capacity: Int
     // Used by one thread at a time, handed over under the queue's lock.
     /// The elements of this fill: the ones the consumer sees.
     @exclusivity(unchecked) @usableFromInline var count = 0
@@ -178,27 +201,12 @@ final class HandoffBatch<Element>: @unchecked Sendable {
 
     @usableFromInline
     init(capacity: Int) {
-        self.capacity = capacity
         base = .allocate(capacity: max(1, capacity))
     }
 
     deinit {
         base.deinitialize(count: initialized)
         base.deallocate()
-    }
-
-    @inlinable var isFull: Bool { count == capacity }
-    @inlinable var isEmpty: Bool { count == 0 }
-
-    @inlinable @inline(__always)
-    func append(_ element: consuming Element) {
-        if count < initialized {
-            (base + count).deinitialize(count: 1)
-        } else {
-            initialized += 1
-        }
-        (base + count).initialize(to: element)
-        count += 1
     }
 
     /// Starts a new fill; the last fill's elements are freed as new ones replace them.

@@ -94,29 +94,28 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
 
     /// Every object to the end of the reader.
     static func readObjects(_ reader: inout ByteReader, into fields: inout Fields) throws(DecodeError) {
-        // A repeated object gets a numbered name (temperature_c_2); payloads hold a handful of
-        // objects, so a list beats a dictionary here.
-        var occurrences: [(name: String, count: Int)] = []
-        occurrences.reserveCapacity(8)
-        func add(_ name: String, _ value: FieldValue) {
-            if let seen = occurrences.firstIndex(where: { $0.name == name }) {
-                occurrences[seen].count += 1
-                fields.append("\(name)_\(occurrences[seen].count)", value)
-            } else {
-                occurrences.append((name, 1))
-                fields.append(name, value)
-            }
+        // A repeated object gets a numbered name (temperature_c_2). Each name is counted under
+        // the place of the first object that has it (`BTHomeObject.namePlaces`), in a table on
+        // the stack: a list of names took an allocation, and a string compare per object.
+        var counts = InlineArray<256, UInt16>(repeating: 0)
+        func add(_ key: Int, _ name: String, _ value: FieldValue) {
+            counts[key] &+= 1
+            if counts[key] == 1 { fields.append(name, value) } else { fields.append("\(name)_\(counts[key])", value) }
         }
-        while !reader.isAtEnd {
-            let offset = reader.offset
-            let id = try reader.u8("object_id")
-            let place = BTHomeObject.placeByID[Int(id)]
-            guard place >= 0 else {
-                throw DecodeError(.badValue("unknown object id 0x\(hex2(id))"), at: offset, field: "object_id")
+        try BTHomeObject.all.withUnsafeBufferPointer { (objects) throws(DecodeError) in
+            while !reader.isAtEnd {
+                let offset = reader.offset
+                let id = try reader.u8("object_id")
+                let place = BTHomeObject.placeByID[Int(id)]
+                guard place >= 0 else {
+                    throw DecodeError(.badValue("unknown object id 0x\(hex2(id))"), at: offset, field: "object_id")
+                }
+                // Read where it lies in the table: taken out by subscript, the object was copied.
+                let values = try objects[place].read(&reader)
+                let key = BTHomeObject.namePlaces[place]
+                add(key, values.name, values.value)
+                if !values.secondName.isEmpty { add(key + objects.count, values.secondName, values.secondValue) }
             }
-            let values = try BTHomeObject.all[place].read(&reader)
-            add(values.name, values.value)
-            if !values.secondName.isEmpty { add(values.secondName, values.secondValue) }
         }
     }
 

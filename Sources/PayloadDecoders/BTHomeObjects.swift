@@ -141,6 +141,10 @@ struct BTHomeObject: Sendable {
         $0[Int(all[$1].id)] = $1
     }
 
+    /// For each place in `all`, the place of the first object with the same name: repeats of a
+    /// name are counted there, whichever of its ids carried them.
+    static let namePlaces: [Int] = all.indices.map { place in all.firstIndex { $0.name == all[place].name }! }
+
     static let buttonEvents: CodeNames = [
         0x00: "none", 0x01: "press", 0x02: "double_press", 0x03: "triple_press", 0x04: "long_press",
         0x05: "long_double_press", 0x06: "long_triple_press", 0x80: "hold_press", 0x81: "hold_release",

@@ -8,16 +8,15 @@ enum Combustion {
 
     // MARK: - §2.3 Raw temperatures: 8 × 13 bits in 13 bytes, °C = raw × 0.05 − 20
 
-    static func readTemperatures(_ reader: inout ByteReader) throws(DecodeError) -> [UInt64] {
-        let bits = try PackedBits(reading: &reader, byteCount: 13, "temperatures")
-        return (0..<8).map { bits[13 * $0, 13] }
+    static func readTemperatures(_ reader: inout ByteReader) throws(DecodeError) -> PackedBits {
+        try PackedBits(reading: &reader, byteCount: 13, "temperatures")
     }
 
     /// Every sensor as sent. In Instant Read mode T1 holds the instant reading; the spec says T2–T8
     /// are sent as 0, but probes send values there and the Android SDK reports them, so they are
     /// decoded like any other (the `mode` field says which mode the probe was in).
-    static func appendTemperatures(_ raw: [UInt64], to fields: inout Fields) {
-        for (index, value) in raw.enumerated() { fields.append(temperatureNames[index], celsius(value)) }
+    static func appendTemperatures(_ raw: PackedBits, to fields: inout Fields) {
+        for index in 0..<8 { fields.append(temperatureNames[index], celsius(raw[13 * index, 13])) }
     }
 
     static let temperatureNames = (1...8).map { "t\($0)_c" }
@@ -100,9 +99,16 @@ enum Combustion {
     // MARK: - §6.8 Overheating sensors byte: bit i set → T(i+1) overheating (LSB = T1, §8.2)
 
     static func appendOverheating(_ byte: UInt8, to fields: inout Fields) {
-        let sensors = (0..<8).filter { byte >> $0 & 1 == 1 }.map { FieldValue.string("T\($0 + 1)") }
+        // Filled in place: a filter and a map made two lists for every advertisement.
+        var sensors: [FieldValue] = []
+        if byte != 0 {
+            sensors.reserveCapacity(byte.nonzeroBitCount)
+            for sensor in 0..<8 where byte >> sensor & 1 == 1 { sensors.append(overheatingNames[sensor]) }
+        }
         fields.append("overheating", .list(sensors))
     }
+
+    static let overheatingNames: [FieldValue] = (1...8).map { .string("T\($0)") }
 
     static func overheatingByte(_ fields: Fields) throws(EncodeError) -> UInt8 {
         var byte: UInt8 = 0

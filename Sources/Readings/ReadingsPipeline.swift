@@ -257,6 +257,12 @@ public final class ReadingsPipeline {
         var address: BluetoothAddress?
         /// The decoder's place in the decoder set.
         var decoder: Int
+
+        /// One word to hash (an address is 48 bits, a decoder's place a few): hashed for every
+        /// payload of a decoder with a dedup key, an optional and a number cost two rounds more.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine((address?.value ?? 1 << 63) ^ UInt64(truncatingIfNeeded: decoder) << 48)
+        }
     }
 
     private struct HeldReading {
