@@ -47,9 +47,11 @@ final class BTSnoopReader {
             guard input.fill(Self.recordHeaderSize) else {
                 return endOfInput(recordOffset: recordOffset, needed: Self.recordHeaderSize)
             }
-            let originalLength = Int(input.u32be(at: 0))
-            let includedLength = Int(input.u32be(at: 4))
-            let flags = input.u32be(at: 8)
+            // One checked view of the header, then its fields read from it unchecked.
+            let header = input.bytes(at: 0, count: Self.recordHeaderSize)
+            let originalLength = Int(UInt32(bigEndian: header.loadUnaligned(as: UInt32.self)))
+            let includedLength = Int(UInt32(bigEndian: header.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+            let flags = UInt32(bigEndian: header.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
             if !isPlausible(includedLength: includedLength, flags: flags),
                 let reason = implausibility(includedLength: includedLength, flags: flags)
             {

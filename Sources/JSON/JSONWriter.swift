@@ -12,6 +12,12 @@ public struct JSONWriter: ~Copyable {
     @usableFromInline var capacity: Int
     /// A value was just completed: the next key or element needs a comma first.
     @usableFromInline var needsComma = false
+    /// The whole seconds of the last timestamp written and their digits (at most 13, as far as
+    /// Int64 microseconds go): a capture's events come many to a second, so each second's digits
+    /// are worked out once.
+    @usableFromInline var lastSeconds: Int64 = -1
+    @usableFromInline var lastSecondsDigits: (UInt64, UInt64) = (0, 0)
+    @usableFromInline var lastSecondsCount = 0
 
     @usableFromInline static let hexDigits: StaticString = "0123456789abcdef"
 
@@ -108,13 +114,28 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    /// Most pieces are a few bytes long (keys, names, digits): a loop beats a call to memcpy.
+    /// Most pieces are a few bytes long (keys, names, digits): two loads and two stores, which
+    /// may overlap, copy 4…16 bytes where a call to memcpy, or a loop over the bytes, cost more.
     @inlinable @inline(__always)
     static func copy(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
-        if count <= 16 {
-            for i in 0..<count { target[i] = source[i] }
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        if count >= 8 {
+            guard count <= 16 else {
+                target.update(from: source, count: count)
+                return
+            }
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
         } else {
-            target.update(from: source, count: count)
+            for i in 0..<count { target[i] = source[i] }
         }
     }
 
@@ -332,7 +353,22 @@ public struct JSONWriter: ~Copyable {
             seconds = -seconds
             fraction = -fraction
         }
-        appendInteger(seconds)
+        if seconds == lastSeconds {
+            reserve(16)
+            let out = UnsafeMutableRawPointer(base + used)
+            out.storeBytes(of: lastSecondsDigits.0, as: UInt64.self)
+            out.storeBytes(of: lastSecondsDigits.1, toByteOffset: 8, as: UInt64.self)
+            used += lastSecondsCount
+        } else {
+            let start = used
+            appendInteger(seconds)
+            lastSeconds = seconds
+            lastSecondsCount = used - start
+            lastSecondsDigits = (0, 0)
+            withUnsafeMutableBytes(of: &lastSecondsDigits) {
+                $0.baseAddress!.copyMemory(from: base + start, byteCount: lastSecondsCount)
+            }
+        }
         reserve(7)
         // ".", then the six digits as three pairs.
         let out = UnsafeMutableRawPointer(base + used)

@@ -124,8 +124,14 @@ public final class ReadingsPipeline {
                 } else {
                     payloadContext = PayloadContext(address: adv.address)
                 }
-                payloadBytes.removeAll(keepingCapacity: true)
-                payloadBytes.append(contentsOf: payload)
+                if payloadBytes.count == payload.count {
+                    // A device's payloads keep their length: overwritten in place, where emptying
+                    // and appending took the array's general paths.
+                    payloadBytes.withUnsafeMutableBytes { $0.copyMemory(from: payload) }
+                } else {
+                    payloadBytes.removeAll(keepingCapacity: true)
+                    payloadBytes.append(contentsOf: payload)
+                }
                 decode(
                     key, candidates, match: match, bytes: payloadBytes, source: "adv", operation: nil,
                     address: adv.address, context: payloadContext, event)

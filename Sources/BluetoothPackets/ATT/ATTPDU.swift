@@ -35,8 +35,12 @@ public enum ATTOpcode {
     public static let signedWriteCommand: UInt8 = 0xD2
 
     /// The `op` name in events.
-    public static func name(_ opcode: UInt8) -> String {
-        staticName(opcode).map { "\($0)" } ?? "opcode_0x\(String(opcode, radix: 16))"
+    public static func name(_ opcode: UInt8) -> String { names[Int(opcode)] }
+
+    /// Every opcode's name, made once: one is taken for each attribute value decoded, and making
+    /// it each time cost more than the decoder.
+    private static let names: [String] = (0...255).map { opcode in
+        staticName(UInt8(opcode)).map { "\($0)" } ?? "opcode_0x\(String(opcode, radix: 16))"
     }
 
     public static func staticName(_ opcode: UInt8) -> StaticString? {
