@@ -142,8 +142,12 @@ struct BTHomeObject: Sendable {
     }
 
     /// For each place in `all`, the place of the first object with the same name: repeats of a
-    /// name are counted there, whichever of its ids carried them.
-    static let namePlaces: [Int] = all.indices.map { place in all.firstIndex { $0.name == all[place].name }! }
+    /// name are counted there, whichever of its ids carried them (and its second values' past
+    /// the table's end, in `BTHome.readObjects`' 256 counts).
+    static let namePlaces: [Int] = {
+        precondition(2 * all.count <= 256, "BTHome.readObjects counts names in 256 places")
+        return all.indices.map { place in all.firstIndex { $0.name == all[place].name }! }
+    }()
 
     static let buttonEvents: CodeNames = [
         0x00: "none", 0x01: "press", 0x02: "double_press", 0x03: "triple_press", 0x04: "long_press",
