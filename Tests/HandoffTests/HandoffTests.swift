@@ -37,6 +37,24 @@ struct HandoffTests {
         #expect(made < 10_000_000)
     }
 
+    /// The batch being filled when the consumer stops, and the elements made after it, are freed
+    /// with the rest: its fill is kept by the sink and must reach the batch before it goes.
+    @Test func `a consumer that stops early: every element made is freed once`() {
+        let log = DeinitLog()
+        let made = Handoff.run(batchSize: 16, depth: 2) { sink in
+            var made = 0
+            while !sink.isCancelled, made < 1_000_000 {
+                sink.emit(Tracked(made, log))
+                made += 1
+            }
+            return made
+        } consume: { (element: Tracked) in
+            element.value < 99
+        }
+        #expect(made < 1_000_000)
+        #expect(log.threads.count == made)
+    }
+
     /// 4005: the last batch is a refilled one cut short, with the rest of its last fill to free.
     @Test(
         .enabled(if: Handoff.isUseful, "the producer has a thread of its own only with a second core"),
