@@ -98,10 +98,6 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
         // the place of the first object that has it (`BTHomeObject.namePlaces`), in a table on
         // the stack: a list of names took an allocation, and a string compare per object.
         var counts = InlineArray<256, UInt16>(repeating: 0)
-        func add(_ key: Int, _ name: String, _ value: FieldValue) {
-            counts[key] &+= 1
-            if counts[key] == 1 { fields.append(name, value) } else { fields.append("\(name)_\(counts[key])", value) }
-        }
         try BTHomeObject.all.withUnsafeBufferPointer { (objects) throws(DecodeError) in
             while !reader.isAtEnd {
                 let offset = reader.offset
@@ -110,13 +106,25 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
                 guard place >= 0 else {
                     throw DecodeError(.badValue("unknown object id 0x\(hex2(id))"), at: offset, field: "object_id")
                 }
-                // Read where it lies in the table: taken out by subscript, the object was copied.
-                let values = try objects[place].read(&reader)
+                let values = try BTHomeObject.read(objects[place].name, objects[place].format, &reader)
                 let key = BTHomeObject.namePlaces[place]
-                add(key, values.name, values.value)
-                if !values.secondName.isEmpty { add(key + objects.count, values.secondName, values.secondValue) }
+                add(values.name, values.value, counted: key, in: &counts, to: &fields)
+                if !values.secondName.isEmpty {
+                    add(values.secondName, values.secondValue, counted: key + objects.count, in: &counts, to: &fields)
+                }
             }
         }
+    }
+
+    /// A field named as its object, numbered from its second time (`counts[key]`). A function of
+    /// its own, not a closure over the counts and the fields: a closure's captured variables
+    /// were checked for exclusive access at run time, for every payload.
+    private static func add(
+        _ name: String, _ value: FieldValue, counted key: Int, in counts: inout InlineArray<256, UInt16>,
+        to fields: inout Fields
+    ) {
+        counts[key] &+= 1
+        if counts[key] == 1 { fields.append(name, value) } else { fields.append("\(name)_\(counts[key])", value) }
     }
 
     // MARK: - Encoding

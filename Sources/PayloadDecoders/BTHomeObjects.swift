@@ -181,6 +181,13 @@ struct BTHomeObject: Sendable {
 
     /// The object's value (after its id byte), as one or two named values.
     func read(_ reader: inout ByteReader) throws(DecodeError) -> Values {
+        try Self.read(name, format, &reader)
+    }
+
+    /// The value of an object with this name and format. Given the two rather than the object: an
+    /// object taken from the table to read, or captured by a field name's closure, was copied with
+    /// its strings.
+    static func read(_ name: String, _ format: Format, _ reader: inout ByteReader) throws(DecodeError) -> Values {
         switch format {
         case .number(let size, let signed, let multiplier, let divisor):
             let raw =

@@ -27,9 +27,13 @@ public final class PackedReadings: @unchecked Sendable {
     @exclusivity(unchecked) private var base: UnsafeMutableRawPointer
     @exclusivity(unchecked) private var capacity: Int
     /// Bytes in use.
-    @exclusivity(unchecked) public private(set) var count = 0
+    public var count: Int { used }
     /// Readings packed.
-    @exclusivity(unchecked) public private(set) var readings = 0
+    public var readings: Int { packed }
+    // Read by the computed properties above from other modules: a stored property read from
+    // another module is checked for exclusive access at run time, a call for every reading.
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private var packed = 0
 
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 256)
@@ -40,8 +44,8 @@ public final class PackedReadings: @unchecked Sendable {
 
     /// Forgets the readings, keeping the memory.
     public func removeAll() {
-        count = 0
-        readings = 0
+        used = 0
+        packed = 0
     }
 
     /// Calls `body` with each reading in the order they were packed, until it returns false;
@@ -49,7 +53,7 @@ public final class PackedReadings: @unchecked Sendable {
     @discardableResult
     public func forEach(_ body: (PackedReading) -> Bool) -> Bool {
         var offset = 0
-        while offset < count {
+        while offset < used {
             let length = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
             guard body(PackedReading(base: base + offset)) else { return false }
             offset += length
@@ -92,28 +96,28 @@ public final class PackedReadings: @unchecked Sendable {
 
     /// Where a reading starts: room for its length and flags, written by `finishReading`.
     func startReading() -> Int {
-        let start = count
+        let start = used
         reserve(5)
-        count += 5
+        used += 5
         return start
     }
 
     func finishReading(at start: Int, flags: UInt8) {
-        base.storeBytes(of: UInt32(count - start), toByteOffset: start, as: UInt32.self)
+        base.storeBytes(of: UInt32(used - start), toByteOffset: start, as: UInt32.self)
         base.storeBytes(of: flags, toByteOffset: start + 4, as: UInt8.self)
-        readings += 1
+        packed += 1
     }
 
     @inline(__always)
     func reserve(_ extra: Int) {
-        if count + extra > capacity { grow(count + extra) }
+        if used + extra > capacity { grow(used + extra) }
     }
 
     private func grow(_ needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
-        newBase.copyMemory(from: base, byteCount: count)
+        newBase.copyMemory(from: base, byteCount: used)
         base.deallocate()
         base = newBase
         capacity = newCapacity
@@ -128,8 +132,8 @@ public final class PackedReadings: @unchecked Sendable {
     /// `put` where `reserve` has made room already.
     @inline(__always)
     func putReserved<T: BitwiseCopyable>(_ value: T) {
-        base.storeBytes(of: value, toByteOffset: count, as: T.self)
-        count += MemoryLayout<T>.size
+        base.storeBytes(of: value, toByteOffset: used, as: T.self)
+        used += MemoryLayout<T>.size
     }
 
     /// A length of type `L` and the bytes.
@@ -137,10 +141,10 @@ public final class PackedReadings: @unchecked Sendable {
     func put<L: FixedWidthInteger & BitwiseCopyable>(_ bytes: UnsafeRawBufferPointer, length: L.Type) {
         let n = min(bytes.count, Int(L.max))
         reserve(MemoryLayout<L>.size + n)
-        base.storeBytes(of: L(n), toByteOffset: count, as: L.self)
-        count += MemoryLayout<L>.size
+        base.storeBytes(of: L(n), toByteOffset: used, as: L.self)
+        used += MemoryLayout<L>.size
         guard let source = bytes.baseAddress, n > 0 else { return }
-        let target = base + count
+        let target = base + used
         // Names, ids and values are a few bytes long: a loop beats a call to memcpy.
         if n <= 32 {
             for i in 0..<n {
@@ -149,7 +153,7 @@ public final class PackedReadings: @unchecked Sendable {
         } else {
             target.copyMemory(from: source, byteCount: n)
         }
-        count += n
+        used += n
     }
 
     /// A string's length (of type `L`) and UTF-8 bytes.
