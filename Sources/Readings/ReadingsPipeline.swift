@@ -31,7 +31,7 @@ public final class ReadingsPipeline {
     private let hasFollowUp: [Bool]
     /// The follow-ups there are, for the end of a connection and of the capture.
     private let followUps: [any DecoderFollowUp]
-    @exclusivity(unchecked) private var output = ReadingOutbox()
+    private let output = ReadingOutbox()
     /// The reading held for its repeat count, per device and decoder: a device's new value makes
     /// its earlier one final, so there is at most one.
     @exclusivity(unchecked) private var pendingDuplicates: [DedupDevice: HeldReading] = [:]
@@ -364,61 +364,89 @@ public final class ReadingsPipeline {
 }
 
 /// Readings wait here while an earlier one is held for its repeat count, so output stays in order.
-struct ReadingOutbox {
-    /// nil once handed over: a reading leaves by being moved out, never copied.
-    private var items: [Reading?] = []
-    private var held: [Bool] = []
-    private var lastSeenAt: [Int64] = []
-    private var start = 0
-    private var base = 0
+///
+/// A reading is moved into its slot once and out of it once. (An array of optional readings
+/// copied each one in and out several times on the way, each a call to memcpy: a reading is
+/// 121 bytes.) Slots `start..<end` hold readings; `held` and `lastSeenAt` run alongside them.
+final class ReadingOutbox {
+    // Used by the decoding thread alone.
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Reading>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    /// The index (as `append` answers it) of slot 0.
+    @exclusivity(unchecked) private var base = 0
+    @exclusivity(unchecked) private var held: [Bool] = []
+    @exclusivity(unchecked) private var lastSeenAt: [Int64] = []
+
+    init(capacity: Int = 64) {
+        self.capacity = capacity
+        slots = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        (slots + start).deinitialize(count: end - start)
+        slots.deallocate()
+    }
 
     @discardableResult
-    mutating func append(_ reading: consuming Reading, held isHeld: Bool = false) -> Int {
+    func append(_ reading: consuming Reading, held isHeld: Bool = false) -> Int {
+        if end == capacity { grow() }
         held.append(isHeld)
         lastSeenAt.append(reading.timestamp)
-        items.append(reading)
-        return base + items.count - 1
+        (slots + end).initialize(to: reading)
+        end += 1
+        return base + end - 1
     }
 
     /// Readings not handed over yet.
-    var waiting: Int { items.count - start }
+    var waiting: Int { end - start }
 
-    mutating func countRepeat(_ index: Int, at timestamp: Int64) {
+    func countRepeat(_ index: Int, at timestamp: Int64) {
         let i = index - base
-        guard i >= start, i < items.count else { return }
-        items[i]!.repeats = (items[i]!.repeats ?? 1) + 1
+        guard i >= start, i < end else { return }
+        slots[i].repeats = (slots[i].repeats ?? 1) + 1
         lastSeenAt[i] = timestamp
     }
 
     func lastSeen(_ index: Int) -> Int64 {
         let i = index - base
-        return i >= start && i < items.count ? lastSeenAt[i] : .min
+        return i >= start && i < end ? lastSeenAt[i] : .min
     }
 
-    mutating func release(_ index: Int) {
+    func release(_ index: Int) {
         let i = index - base
-        if i >= start, i < items.count { held[i] = false }
+        if i >= start, i < end { held[i] = false }
     }
 
-    mutating func drain(_ emit: (consuming Reading) -> Void) {
-        while start < items.count, !held[start] {
-            emit(items[start].take()!)
+    func drain(_ emit: (consuming Reading) -> Void) {
+        while start < end, !held[start] {
+            emit((slots + start).move())
             start += 1
         }
-        if start == items.count {
-            base += items.count
-            items.removeAll(keepingCapacity: true)
+        if start == end {
+            base += end
+            start = 0
+            end = 0
             held.removeAll(keepingCapacity: true)
             lastSeenAt.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start > 4096, start * 2 > items.count {
+        } else if start > 4096, start * 2 > end {
             // A reading held for its repeat count keeps the outbox from ever emptying on a
             // busy capture; drop the emitted prefix so memory follows the held window, not the file.
-            items.removeFirst(start)
+            slots.moveInitialize(from: slots + start, count: end - start)
             held.removeFirst(start)
             lastSeenAt.removeFirst(start)
             base += start
+            end -= start
             start = 0
         }
+    }
+
+    private func grow() {
+        capacity *= 2
+        let larger = UnsafeMutablePointer<Reading>.allocate(capacity: capacity)
+        (larger + start).moveInitialize(from: slots + start, count: end - start)
+        slots.deallocate()
+        slots = larger
     }
 }
