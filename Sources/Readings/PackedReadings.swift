@@ -129,6 +129,27 @@ public final class PackedReadings: @unchecked Sendable {
         putReserved(value)
     }
 
+    /// A numbered name, a value's tag and its eight bytes (`ReadingPacker`).
+    @inline(__always)
+    func putField(_ number: UInt16, _ tag: UInt8, _ payload: UInt64) {
+        reserve(11)
+        let target = base + used
+        target.storeBytes(of: number, as: UInt16.self)
+        target.storeBytes(of: tag, toByteOffset: 2, as: UInt8.self)
+        target.storeBytes(of: payload, toByteOffset: 3, as: UInt64.self)
+        used += 11
+    }
+
+    /// A numbered name and a value that is its tag alone.
+    @inline(__always)
+    func putField(_ number: UInt16, _ tag: UInt8) {
+        reserve(3)
+        let target = base + used
+        target.storeBytes(of: number, as: UInt16.self)
+        target.storeBytes(of: tag, toByteOffset: 2, as: UInt8.self)
+        used += 3
+    }
+
     /// `put` where `reserve` has made room already.
     @inline(__always)
     func putReserved<T: BitwiseCopyable>(_ value: T) {
@@ -282,8 +303,7 @@ public final class ReadingPacker {
             decoders[slot].keys.withUnsafeBufferPointer { keys in
                 let known = min(keys.count, entries.count)
                 while position < known, keys[position].bits == nameBits(position) {
-                    chunk.put(keys[position].number)
-                    put(valueOf: entries.baseAddress! + position, chunk)
+                    put(keys[position].number, valueOf: entries.baseAddress! + position, chunk)
                     position += 1
                 }
             }
@@ -327,6 +347,22 @@ public final class ReadingPacker {
             list.withUnsafeBufferPointer { elements in
                 for i in elements.indices { put(elements.baseAddress! + i, chunk) }
             }
+        }
+    }
+
+    /// A field whose name has its number: number, tag and value written at once when the value
+    /// is a number, a truth or null (most are; one check for room and one move on for all three).
+    @inline(__always)
+    private func put(_ number: UInt16, valueOf field: UnsafePointer<Field>, _ chunk: PackedReadings) {
+        let value = UnsafeRawPointer(field).advanced(by: valueOffset).assumingMemoryBound(to: FieldValue.self)
+        switch value.pointee {
+        case .int(let i): chunk.putField(number, PackedReadings.Tag.int, UInt64(bitPattern: i))
+        case .double(let d): chunk.putField(number, PackedReadings.Tag.double, d.bitPattern)
+        case .bool(let b): chunk.putField(number, b ? PackedReadings.Tag.true : PackedReadings.Tag.false)
+        case .null: chunk.putField(number, PackedReadings.Tag.null)
+        default:
+            chunk.put(number)
+            put(value, chunk)
         }
     }
 
