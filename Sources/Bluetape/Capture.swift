@@ -3,6 +3,7 @@ import CaptureFiles
 import CaptureModel
 import Handoff
 import JSON
+import PayloadDecoders
 import Readings
 
 /// A capture, ready to be read: the one call from a path to its events or readings. The command
@@ -190,10 +191,10 @@ public final class Capture {
         _ body: (Reading) -> Bool
     ) throws(CaptureError) -> Tracker.Statistics {
         guard concurrently, Handoff.isUseful else {
-            return try decodeOnThisThread(decoding, filter: filter, body)
+            return try decodeOnThisThread(decoding, filter: filter, packing: nil) { reading, _ in body(reading) }
         }
-        return try decodeInStages(decoding, filter: filter) { (readings: HandoffSink<Reading>) in
-            ({ reading in readings.emit(reading) }, {})
+        return try decodeInStages(decoding, filter: filter, packing: nil) { (readings: HandoffSink<Reading>) in
+            ({ reading, _ in readings.emit(reading) }, {})
         } consume: { reading in
             body(reading)
         }
@@ -208,59 +209,76 @@ public final class Capture {
         _ decoding: DecoderConfiguration, filter: EventFilter = EventFilter(), concurrently: Bool = false,
         _ body: (PackedReading) -> Bool
     ) throws(CaptureError) -> Tracker.Statistics {
+        // The decoders write fields straight into `fields`, and the readings are packed from there.
         guard concurrently, Handoff.isUseful else {
             let scratch = PackedReadings(capacity: 4096)
-            let packer = ReadingPacker()
-            return try decodeOnThisThread(decoding, filter: filter) { reading in
+            let fields = FieldPacker()
+            let packer = ReadingPacker(sharing: fields)
+            return try decodeOnThisThread(decoding, filter: filter, packing: fields) { reading, span in
                 scratch.removeAll()
-                packer.pack(reading, into: scratch)
+                packer.pack(reading, fields: span, into: scratch)
                 return scratch.forEach(body)
             }
         }
-        return try decodeInStages(decoding, filter: filter, batchSize: 1) { (chunks: HandoffSink<PackedReadings>) in
-            let filling = ChunkFilling(chunks)
-            return ({ filling.take($0) }, { filling.end() })
+        let fields = FieldPacker()
+        return try decodeInStages(decoding, filter: filter, batchSize: 1, packing: fields) {
+            (chunks: HandoffSink<PackedReadings>) in
+            let filling = ChunkFilling(chunks, fields: fields)
+            return ({ filling.take($0, fields: $1) }, { filling.end() })
         } consume: { chunk in
             chunk.forEach(body)
         }
     }
 
-    /// Tracking, decoding and `body` in turn on this thread.
+    /// Tracking, decoding and `body` in turn on this thread. `packing`: where the decoders write
+    /// the readings' fields (each reading comes with where its own lie), or nil to keep them in
+    /// the readings.
     private func decodeOnThisThread(
-        _ decoding: DecoderConfiguration, filter: EventFilter, _ body: (Reading) -> Bool
+        _ decoding: DecoderConfiguration, filter: EventFilter, packing: FieldPacker?,
+        _ body: (consuming Reading, FieldPacker.Span) -> Bool
     ) throws(CaptureError) -> Tracker.Statistics {
         let reader = try openReader()
         var filter = filter
         let filtering = !filter.isEmpty
-        let pipeline = ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline)
+        let pipeline = Self.pipeline(decoding, packing: packing)
         var going = true
-        func pass(_ reading: consuming Reading) {
-            if going, decoding.keeps(reading) { going = body(reading) }
+        func pass(_ reading: consuming Reading, _ span: FieldPacker.Span) {
+            if going, decoding.keeps(reading) { going = body(reading, span) }
         }
         let statistics = EventStream.read(
             reader, options: decoding.tracker, stop: { !going }, firstRecord: { filter.timeBase = $0 }
         ) { event in
-            if going, !filtering || filter.accepts(event) { pipeline.consume(event, pass) }
+            if going, !filtering || filter.accepts(event) { pipeline.consume(event, packed: pass) }
         }
-        if going { pipeline.finish(pass) }
+        if going { pipeline.finish(packed: pass) }
         return statistics
     }
 
+    /// A pipeline for `decoding`, packing fields into `packing` when it is given.
+    private static func pipeline(_ decoding: DecoderConfiguration, packing: FieldPacker?) -> ReadingsPipeline {
+        guard let packing else { return ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline) }
+        return ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline, packingInto: packing)
+    }
+
     /// Tracking, decoding and `consume` on three threads. `hand` is called on the decoding thread
-    /// with the sink to this one, and answers what takes each reading the decoders keep there, and
-    /// what to do at the end.
+    /// with the sink to this one, and answers what takes each reading the decoders keep there,
+    /// with where its fields lie when they are packed into `packing`, and what to do at the end.
     private func decodeInStages<Element: Sendable>(
-        _ decoding: DecoderConfiguration, filter: EventFilter, batchSize: Int = 1024,
-        hand: (HandoffSink<Element>) -> (take: (consuming Reading) -> Void, end: () -> Void),
+        _ decoding: DecoderConfiguration, filter: EventFilter, batchSize: Int = 1024, packing: FieldPacker?,
+        hand: (HandoffSink<Element>) -> (
+            take: (consuming Reading, FieldPacker.Span) -> Void, end: () -> Void
+        ),
         consume: (borrowing Element) -> Bool
     ) throws(CaptureError) -> Tracker.Statistics {
         let reader = try openReader()
         var filter = filter
         let filtering = !filter.isEmpty
         return Handoff.run(batchSize: batchSize) { (sink: HandoffSink<Element>) in
-            let pipeline = ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline)
+            let pipeline = Self.pipeline(decoding, packing: packing)
             let (take, end) = hand(sink)
-            func pass(_ reading: consuming Reading) { if decoding.keeps(reading) { take(reading) } }
+            func pass(_ reading: consuming Reading, _ span: FieldPacker.Span) {
+                if decoding.keeps(reading) { take(reading, span) }
+            }
             let statistics = Handoff.run { events in
                 EventStream.read(
                     reader, options: decoding.tracker, stop: { events.isCancelled }, firstRecord: { filter.timeBase = $0 }
@@ -268,10 +286,10 @@ public final class Capture {
                     if !filtering || filter.accepts(event) { events.emit(consume event) }
                 }
             } consume: { event in
-                pipeline.consume(event, pass)
+                pipeline.consume(event, packed: pass)
                 return !sink.isCancelled
             }
-            pipeline.finish(pass)
+            pipeline.finish(packed: pass)
             end()
             return statistics
         } consume: { element in
@@ -314,13 +332,16 @@ public final class Capture {
 private final class ChunkFilling {
     static let chunkSize = 1 << 16
     let sink: HandoffSink<PackedReadings>
-    let packer = ReadingPacker()
+    let packer: ReadingPacker
     @exclusivity(unchecked) var chunk = PackedReadings(capacity: chunkSize + 4096)
 
-    init(_ sink: HandoffSink<PackedReadings>) { self.sink = sink }
+    init(_ sink: HandoffSink<PackedReadings>, fields: FieldPacker) {
+        self.sink = sink
+        packer = ReadingPacker(sharing: fields)
+    }
 
-    func take(_ reading: consuming Reading) {
-        packer.pack(reading, into: chunk)
+    func take(_ reading: consuming Reading, fields span: FieldPacker.Span) {
+        packer.pack(reading, fields: span, into: chunk)
         if chunk.count >= Self.chunkSize { send() }
     }
 

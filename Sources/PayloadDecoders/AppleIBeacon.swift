@@ -31,10 +31,15 @@ public struct AppleIBeacon: PayloadDecoder, PayloadEncoder {
 
     public func decode(_ payload: Payload) -> [DecodeOutcome] {
         guard payload.firstByte == Self.type else { return [] }
-        return [decoding(payload.bytes, Self.read)]
+        return [decoding(payload.bytes, capacity: 4, Self.read)]
     }
 
-    static func read(_ reader: inout ByteReader) throws(DecodeError) -> Fields {
+    public func decode(_ payload: Payload, packingInto packer: FieldPacker) -> PackedOutcome {
+        guard payload.firstByte == Self.type else { return .none }
+        return packing(payload.bytes, into: packer, Self.read)
+    }
+
+    static func read<Output: FieldWriting>(_ reader: inout ByteReader, into fields: inout Output) throws(DecodeError) {
         try reader.skip(1, "type")
         let lengthOffset = reader.offset
         let declared = try reader.u8("length")
@@ -50,12 +55,10 @@ public struct AppleIBeacon: PayloadDecoder, PayloadEncoder {
         let minor = try reader.u16be("minor")
         let power = try reader.i8("measured_power_dbm")
         try reader.expectEnd("payload")
-        return [
-            Field("uuid", .string(uuid)),
-            Field("major", .int(Int64(major))),
-            Field("minor", .int(Int64(minor))),
-            Field("measured_power_dbm", .int(Int64(power))),
-        ]
+        fields.append("uuid", .string(uuid))
+        fields.append("major", .int(Int64(major)))
+        fields.append("minor", .int(Int64(minor)))
+        fields.append("measured_power_dbm", .int(Int64(power)))
     }
 
     public func encode(_ fields: Fields) throws(EncodeError) -> [UInt8] {

@@ -69,19 +69,28 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
         // The sender's address is the start of an encrypted payload's nonce.
         let address = payload.context.address
         return [
-            decoding(payload.bytes) { (reader: inout ByteReader) throws(DecodeError) in
-                try read(&reader, from: address)
+            decoding(payload.bytes, capacity: 8) { (reader: inout ByteReader, fields: inout Fields) throws(DecodeError) in
+                try read(&reader, from: address, into: &fields)
             }
         ]
     }
 
-    func read(_ reader: inout ByteReader, from address: BluetoothAddress?) throws(DecodeError) -> Fields {
+    public func decode(_ payload: Payload, packingInto packer: FieldPacker) -> PackedOutcome {
+        let address = payload.context.address
+        return packing(payload.bytes, into: packer) {
+            (reader: inout ByteReader, fields: inout FieldPacker) throws(DecodeError) in
+            try read(&reader, from: address, into: &fields)
+        }
+    }
+
+    func read<Output: FieldWriting>(
+        _ reader: inout ByteReader, from address: BluetoothAddress?, into fields: inout Output
+    ) throws(DecodeError) {
         let info = try reader.u8("device_info")
         guard info >> 5 == Self.version else {
             throw DecodeError(
                 .badValue("BTHome version \(info >> 5), only version 2 is decoded"), at: 0, field: "device_info")
         }
-        var fields = Fields(capacity: 8)
         fields.append("encrypted", .bool(info & Self.encryptedFlag != 0))
         fields.append("trigger_based", .bool(info & Self.triggerFlag != 0))
         if info & Self.encryptedFlag != 0 {
@@ -89,11 +98,12 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
         } else {
             try Self.readObjects(&reader, into: &fields)
         }
-        return fields
     }
 
     /// Every object to the end of the reader.
-    static func readObjects(_ reader: inout ByteReader, into fields: inout Fields) throws(DecodeError) {
+    static func readObjects<Output: FieldWriting>(_ reader: inout ByteReader, into fields: inout Output)
+        throws(DecodeError)
+    {
         // A repeated object gets a numbered name (temperature_c_2). Each name is counted under
         // the place of the first object that has it (`BTHomeObject.namePlaces`), in a table on
         // the stack: a list of names took an allocation, and a string compare per object.
@@ -121,7 +131,7 @@ public struct BTHome: PayloadDecoder, PayloadEncoder {
     /// were checked for exclusive access at run time, for every payload.
     private static func add(
         _ name: String, _ value: FieldValue, counted key: Int, in counts: inout InlineArray<256, UInt16>,
-        to fields: inout Fields
+        to fields: inout some FieldWriting
     ) {
         counts[key] &+= 1
         if counts[key] == 1 { fields.append(name, value) } else { fields.append("\(name)_\(counts[key])", value) }

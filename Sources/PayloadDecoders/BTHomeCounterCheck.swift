@@ -19,6 +19,8 @@ final class BTHomeCounterCheck: DecoderFollowUp {
     static let maximumDevices = 65_536
 
     var ids: [String] { [Self.decoderID] }
+    /// Only encrypted payloads have a counter.
+    var observesOnly: (name: String, value: FieldValue)? { ("encrypted", .bool(true)) }
 
     private struct Latest {
         var counter: Int64

@@ -24,8 +24,8 @@ extension BTHome {
 
     /// Everything after the device info of an encrypted payload: decrypted into objects when a
     /// key is given for the sender, otherwise kept as ciphertext and MIC.
-    func readEncrypted(
-        _ reader: inout ByteReader, info: UInt8, from address: BluetoothAddress?, into fields: inout Fields
+    func readEncrypted<Output: FieldWriting>(
+        _ reader: inout ByteReader, info: UInt8, from address: BluetoothAddress?, into fields: inout Output
     ) throws(DecodeError) {
         try reader.require(Self.counterSize + Self.micSize, "counter")
         let objectsOffset = reader.offset
@@ -76,7 +76,7 @@ extension BTHome {
             try Self.readObjects(&objects, into: &decrypted)
             return decrypted
         }
-        fields.entries += decrypted.entries
+        for field in decrypted.entries { fields.append(field.name, field.value) }
     }
 
     /// An encrypted payload from its objects and counter, with the bindkey of `address` (with no

@@ -52,33 +52,36 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
     public func decode(_ payload: Payload) -> [DecodeOutcome] {
         // Other product types (displays, boosters, gauges) use other layouts (§10.2).
         if let type = payload.firstByte, Self.productTypes.knownName(type) == nil { return [] }
-        return [decoding(payload.bytes, Self.read)]
+        return [decoding(payload.bytes, capacity: 24, Self.read)]
     }
 
-    static func read(_ reader: inout ByteReader) throws(DecodeError) -> Fields {
-        var fields = Fields(capacity: 24)
+    public func decode(_ payload: Payload, packingInto packer: FieldPacker) -> PackedOutcome {
+        if let type = payload.firstByte, Self.productTypes.knownName(type) == nil { return .none }
+        return packing(payload.bytes, into: packer, Self.read)
+    }
+
+    static func read<Output: FieldWriting>(_ reader: inout ByteReader, into fields: inout Output) throws(DecodeError) {
         let productType = try reader.u8("product_type")
         fields.append("product_type", .int(Int64(productType)))
         fields.append("product", productTypes.name(productType))
         fields.append("serial", .string(hexDigits(UInt64(try reader.u32le("serial")), 8)))
         Combustion.appendTemperatures(try Combustion.readTemperatures(&reader), to: &fields)
 
-        guard let modeByte = try optionalByte(&reader, "mode") else { return fields }
+        guard let modeByte = try optionalByte(&reader, "mode") else { return }
         Combustion.appendModeColorID(modeByte, to: &fields)
 
-        guard let battery = try optionalByte(&reader, "battery_ok") else { return fields }
+        guard let battery = try optionalByte(&reader, "battery_ok") else { return }
         Combustion.appendBatteryAndVirtualSensors(battery, to: &fields)
 
-        guard let network = try optionalByte(&reader, "network_info") else { return fields }
+        guard let network = try optionalByte(&reader, "network_info") else { return }
         Combustion.appendNetworkInfo(network, repeater: productType == 2, to: &fields)
 
-        guard let overheating = try optionalByte(&reader, "overheating") else { return fields }
+        guard let overheating = try optionalByte(&reader, "overheating") else { return }
         Combustion.appendOverheating(overheating, to: &fields)
 
-        guard let preferences = try optionalByte(&reader, "power_mode") else { return fields }
+        guard let preferences = try optionalByte(&reader, "power_mode") else { return }
         Combustion.appendPreferences(preferences, to: &fields)
         try reader.expectEnd("payload")
-        return fields
     }
 
     /// The next byte, or nil at the end: the tail fields are optional, newest last.

@@ -15,7 +15,7 @@ enum Combustion {
     /// Every sensor as sent. In Instant Read mode T1 holds the instant reading; the spec says T2–T8
     /// are sent as 0, but probes send values there and the Android SDK reports them, so they are
     /// decoded like any other (the `mode` field says which mode the probe was in).
-    static func appendTemperatures(_ raw: PackedBits, to fields: inout Fields) {
+    static func appendTemperatures<Output: FieldWriting>(_ raw: PackedBits, to fields: inout Output) {
         for index in 0..<8 { fields.append(temperatureNames[index], celsius(raw[13 * index, 13])) }
     }
 
@@ -39,7 +39,7 @@ enum Combustion {
     /// Only the first two colours are named in the spec; 2–7 are "TBD".
     static let colors: CodeNames = [0: "yellow", 1: "grey"]
 
-    static func appendModeColorID(_ byte: UInt8, to fields: inout Fields) {
+    static func appendModeColorID<Output: FieldWriting>(_ byte: UInt8, to fields: inout Output) {
         fields.append("mode", modes.name(byte & 0x03))
         fields.append("color", .int(Int64(byte >> 2 & 0x07)))
         if let name = colors.knownName(byte >> 2 & 0x07) { fields.append("color_name", .string(name)) }
@@ -59,7 +59,7 @@ enum Combustion {
     static let virtualSurface: CodeNames = [0: "T4", 1: "T5", 2: "T6", 3: "T7"]
     static let virtualAmbient: CodeNames = [0: "T5", 1: "T6", 2: "T7", 3: "T8"]
 
-    static func appendBatteryAndVirtualSensors(_ byte: UInt8, to fields: inout Fields) {
+    static func appendBatteryAndVirtualSensors<Output: FieldWriting>(_ byte: UInt8, to fields: inout Output) {
         fields.append("battery_ok", .bool(byte & 0x01 == 0))
         appendVirtualSensors(UInt64(byte >> 1), to: &fields)
     }
@@ -69,7 +69,7 @@ enum Combustion {
         return UInt8(try virtualSensorBits(fields) << 1 | low)
     }
 
-    static func appendVirtualSensors(_ bits: UInt64, to fields: inout Fields) {
+    static func appendVirtualSensors<Output: FieldWriting>(_ bits: UInt64, to fields: inout Output) {
         fields.append("virtual_core", virtualCore.name(bits & 0x07))
         fields.append("virtual_surface", virtualSurface.name(bits >> 3 & 0x03))
         fields.append("virtual_ambient", virtualAmbient.name(bits >> 5 & 0x03))
@@ -86,7 +86,7 @@ enum Combustion {
 
     /// Kept as sent; for a repeater also the hop count. The spec puts it in bits 0–1, but both SDKs
     /// read bits 6–7 in adverts, which is what repeaters send (§6.9, §8.1).
-    static func appendNetworkInfo(_ byte: UInt8, repeater: Bool, to fields: inout Fields) {
+    static func appendNetworkInfo<Output: FieldWriting>(_ byte: UInt8, repeater: Bool, to fields: inout Output) {
         fields.append("network_info", .int(Int64(byte)))
         if repeater { fields.append("hop_count", .int(Int64(byte >> 6) + 1)) }
     }
@@ -98,7 +98,7 @@ enum Combustion {
 
     // MARK: - §6.8 Overheating sensors byte: bit i set → T(i+1) overheating (LSB = T1, §8.2)
 
-    static func appendOverheating(_ byte: UInt8, to fields: inout Fields) {
+    static func appendOverheating<Output: FieldWriting>(_ byte: UInt8, to fields: inout Output) {
         // Filled in place: a filter and a map made two lists for every advertisement.
         var sensors: [FieldValue] = []
         if byte != 0 {
@@ -125,7 +125,7 @@ enum Combustion {
 
     static let powerModes: CodeNames = [0: "normal", 1: "always_on"]
 
-    static func appendPreferences(_ byte: UInt8, to fields: inout Fields) {
+    static func appendPreferences<Output: FieldWriting>(_ byte: UInt8, to fields: inout Output) {
         fields.append("power_mode", powerModes.name(byte & 0x03))
         // Bit 2 is reserved in the spec; both SDKs read it as "transmit at +8 dBm" (§8.6).
         fields.append("high_radio_power", .bool(byte & 0x04 != 0))

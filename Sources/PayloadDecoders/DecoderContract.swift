@@ -182,6 +182,11 @@ public protocol PayloadDecoder: Sendable {
     /// decoder's (another sub-type under the same company id), one outcome normally, and several
     /// when one payload carries several messages.
     func decode(_ payload: Payload) -> [DecodeOutcome]
+    /// `decode(_:)` for output on its way to JSON: a payload's one outcome with its fields
+    /// written into `packer` (after the caller's `beginOutcome`), the same fields in the same
+    /// order as `decode(_:)` gives. A decoder without a packing path of its own gives
+    /// `.outcomes(decode(payload))`.
+    func decode(_ payload: Payload, packingInto packer: FieldPacker) -> PackedOutcome
 
     /// The settings it takes (`--param NAME=VALUE`), each with its default and the value in use.
     var parameters: [DecoderParameter] { get }
@@ -266,4 +271,12 @@ public protocol DecoderFollowUp: AnyObject {
     func observe(_ fields: Fields, from address: BluetoothAddress, at moment: CaptureMoment) -> [FollowUpReading]
     func connectionEnded(with address: BluetoothAddress, at moment: CaptureMoment) -> [FollowUpReading]
     func finish(at moment: CaptureMoment) -> [FollowUpReading]
+    /// The field and value of the only readings it looks at (BTHome's counter check: `encrypted`
+    /// true), or nil for every reading. `observe` is then given only those: the others' fields
+    /// can stay packed (`decode(_:packingInto:)`), never made for it.
+    var observesOnly: (name: String, value: FieldValue)? { get }
+}
+
+extension DecoderFollowUp {
+    public var observesOnly: (name: String, value: FieldValue)? { nil }
 }

@@ -48,10 +48,14 @@ public struct EnvSensor: PayloadDecoder, PayloadEncoder {
     static let powerDecimals = 4
 
     public func decode(_ payload: Payload) -> [DecodeOutcome] {
-        [decoding(payload.bytes, Self.read)]
+        [decoding(payload.bytes, capacity: 7, Self.read)]
     }
 
-    static func read(_ reader: inout ByteReader) throws(DecodeError) -> Fields {
+    public func decode(_ payload: Payload, packingInto packer: FieldPacker) -> PackedOutcome {
+        packing(payload.bytes, into: packer, Self.read)
+    }
+
+    static func read<Output: FieldWriting>(_ reader: inout ByteReader, into fields: inout Output) throws(DecodeError) {
         // The app drops any other length without a word; we say so.
         guard reader.remaining == payloadLength else {
             throw DecodeError(
@@ -72,15 +76,13 @@ public struct EnvSensor: PayloadDecoder, PayloadEncoder {
         // in the app, shown 0.18; the reading says 0.175.
         let volts = Double(voltage) / 100
         let milliamps = Double(current) / 100
-        return [
-            Field("nonce", .int(Int64(nonce))),
-            Field("temperature_c", .double(Double(temperature) / 100)),
-            Field("humidity_pct", .double(Double(humidity) / 100)),
-            Field("pressure_hpa", .double(Double(pressure) / 10)),
-            Field("voltage_v", .double(volts)),
-            Field("current_ma", .double(milliamps)),
-            Field("power_mw", .double(DecimalRounding.rounded(volts * milliamps, decimals: Self.powerDecimals))),
-        ]
+        fields.append("nonce", .int(Int64(nonce)))
+        fields.append("temperature_c", .double(Double(temperature) / 100))
+        fields.append("humidity_pct", .double(Double(humidity) / 100))
+        fields.append("pressure_hpa", .double(Double(pressure) / 10))
+        fields.append("voltage_v", .double(volts))
+        fields.append("current_ma", .double(milliamps))
+        fields.append("power_mw", .double(DecimalRounding.rounded(volts * milliamps, decimals: Self.powerDecimals)))
     }
 
     /// `power_mw` is derived, so it is not read.

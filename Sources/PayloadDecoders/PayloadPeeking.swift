@@ -6,12 +6,14 @@ extension Payload {
     /// The first byte, or nil when there are no bytes.
     var firstByte: UInt8? { try? ByteReader.reading(bytes, Self.readFirstByte) }
 
-    /// True when the bytes begin with `prefix`.
+    /// True when the bytes begin with `prefix`. (Byte by byte: reading the leading bytes into an
+    /// array to compare took an allocation for every payload.)
     func starts(with prefix: [UInt8]) -> Bool {
-        let leading = try? ByteReader.reading(bytes) { (reader: inout ByteReader) throws(DecodeError) in
-            try reader.array(prefix.count)
+        let same = try? ByteReader.reading(bytes) { (reader: inout ByteReader) throws(DecodeError) -> Bool in
+            for byte in prefix where try reader.u8() != byte { return false }
+            return true
         }
-        return leading == prefix
+        return same ?? false
     }
 
     private static func readFirstByte(_ reader: inout ByteReader) throws(DecodeError) -> UInt8 { try reader.u8() }

@@ -30,13 +30,16 @@ public struct SIGHeartRate: PayloadDecoder, PayloadEncoder {
     static let rrPresent: UInt8 = 0x10
 
     public func decode(_ payload: Payload) -> [DecodeOutcome] {
-        [decoding(payload.bytes, Self.read)]
+        [decoding(payload.bytes, capacity: 4, Self.read)]
     }
 
-    static func read(_ reader: inout ByteReader) throws(DecodeError) -> Fields {
+    public func decode(_ payload: Payload, packingInto packer: FieldPacker) -> PackedOutcome {
+        packing(payload.bytes, into: packer, Self.read)
+    }
+
+    static func read<Output: FieldWriting>(_ reader: inout ByteReader, into fields: inout Output) throws(DecodeError) {
         let flags = try reader.u8("flags")
         let rate = flags & rateIsU16 != 0 ? try reader.u16le("heart_rate_bpm") : UInt16(try reader.u8("heart_rate_bpm"))
-        var fields = Fields(capacity: 4)
         fields.append("heart_rate_bpm", .int(Int64(rate)))
         if flags & contactSupported != 0 {
             fields.append("sensor_contact", .bool(flags & contactDetected != 0))
@@ -55,7 +58,6 @@ public struct SIGHeartRate: PayloadDecoder, PayloadEncoder {
             fields.append("rr_intervals_s", .list(intervals))
         }
         try reader.expectEnd("payload")
-        return fields
     }
 
     /// The rate goes out as u8 when it fits, as sensors do; `sensor_contact`, `energy_kj` and

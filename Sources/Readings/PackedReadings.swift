@@ -9,18 +9,20 @@ import PayloadDecoders
 /// A `Reading` holds its fields in arrays and strings on the heap. Handed to another thread and
 /// given back to be freed, each of those is touched by both cores, its reference counts and
 /// memory moving between them. Packed, a reading is bytes written on one thread and read on the
-/// other, and the `Reading` is freed where it was made, at once. The texts that repeat (decoder
-/// ids, sources, field names) are sent once and named by a number after that, so the writing
-/// side escapes each once. The bytes live only within one run: numbers are in native byte order.
+/// other, and the `Reading` is freed where it was made, at once; when the decoders pack the fields
+/// themselves (`FieldPacker`), their bytes are copied in as they are. The texts that repeat
+/// (decoder ids, sources, field names) are sent once and named by a number after that, so the
+/// writing side escapes each once. The bytes live only within one run: numbers are in native
+/// byte order.
 ///
 /// A packed reading: its length (UInt32), flags (UInt8), frame and time (Int64 each), then as the
 /// flags say the address (UInt64), the decoder id (a text), the source (a text), the match (a
 /// company UInt16, or a UUID's two UInt64 halves), index and repeats (Int64 each), then the
-/// outcome: fields (a UInt32 count, each a name as a text and a value), an error as its JSON, or
-/// undecoded bytes (UInt32 length and bytes). A text is a UInt16 number; with its top bit set, the
-/// text follows (UInt32 length and UTF-8) and the number names it from then on. A value is a tag
-/// byte and its payload: Int64, Double, a UTF-8 string with its UInt32 length, or a list with its
-/// UInt32 count.
+/// outcome: fields, an error as its JSON, or undecoded bytes (UInt32 length and bytes). A text is
+/// a UInt16 number; with its top bit set, the text follows (UInt32 length and UTF-8) and the
+/// number names it from then on. Fields are the field names numbered since the reading before
+/// (a UInt16 count, each a UInt32 length and UTF-8, numbered on from the last), then the fields'
+/// count and byte length (UInt32 each) and their bytes as `FieldPacker` writes them.
 public final class PackedReadings: @unchecked Sendable {
     // Used by one thread at a time (handed over under the hand-over's lock): checking each
     // access at run time cost as much as the packing.
@@ -77,16 +79,6 @@ public final class PackedReadings: @unchecked Sendable {
         static let outcome: UInt8 = 3 << 6
     }
 
-    enum Tag {
-        static let int: UInt8 = 0
-        static let double: UInt8 = 1
-        static let string: UInt8 = 2
-        static let `false`: UInt8 = 3
-        static let `true`: UInt8 = 4
-        static let null: UInt8 = 5
-        static let list: UInt8 = 6
-    }
-
     /// A text's number with this bit set: the text follows.
     static let definition: UInt16 = 0x8000
     /// A text sent in full every time (past the numbers there are).
@@ -127,27 +119,6 @@ public final class PackedReadings: @unchecked Sendable {
     func put<T: BitwiseCopyable>(_ value: T) {
         reserve(MemoryLayout<T>.size)
         putReserved(value)
-    }
-
-    /// A numbered name, a value's tag and its eight bytes (`ReadingPacker`).
-    @inline(__always)
-    func putField(_ number: UInt16, _ tag: UInt8, _ payload: UInt64) {
-        reserve(11)
-        let target = base + used
-        target.storeBytes(of: number, as: UInt16.self)
-        target.storeBytes(of: tag, toByteOffset: 2, as: UInt8.self)
-        target.storeBytes(of: payload, toByteOffset: 3, as: UInt64.self)
-        used += 11
-    }
-
-    /// A numbered name and a value that is its tag alone.
-    @inline(__always)
-    func putField(_ number: UInt16, _ tag: UInt8) {
-        reserve(3)
-        let target = base + used
-        target.storeBytes(of: number, as: UInt16.self)
-        target.storeBytes(of: tag, toByteOffset: 2, as: UInt8.self)
-        used += 3
     }
 
     /// `put` where `reserve` has made room already.
@@ -194,18 +165,10 @@ public final class ReadingPacker {
     // Used by the decoding thread alone: checking each access at run time cost a tenth of it.
     /// Every text sent, by its number.
     @exclusivity(unchecked) private var numbers: [String: UInt16] = [:]
-    /// Per decoder, the field names it gave last, by position, with their numbers: a decoder gives
-    /// the same names in the same order almost every time, the same string each time.
-    private struct DecoderTexts {
+    /// A decoder's id and its number.
+    private struct DecoderText {
         var id: String
         var idBits: StringBits
-        var number: UInt16
-        /// Kept so that the representations in `keys` stay theirs.
-        var names: [String] = []
-        var keys: [NameKey] = []
-    }
-    struct NameKey {
-        var bits: StringBits
         var number: UInt16
     }
     /// A string's representation (two words): equal for two copies of one string, which are then
@@ -213,23 +176,33 @@ public final class ReadingPacker {
     struct StringBits: Equatable {
         var first: UInt64
         var second: UInt64
-        static let none = StringBits(first: 0, second: 0)
     }
-    private let nameOffset: Int = {
-        precondition(MemoryLayout<String>.size == MemoryLayout<StringBits>.size)
-        return MemoryLayout<Field>.offset(of: \Field.name)!
-    }()
-    private let valueOffset = MemoryLayout<Field>.offset(of: \Field.value)!
-
-    @exclusivity(unchecked) private var decoders: [DecoderTexts] = []
+    @exclusivity(unchecked) private var decoders: [DecoderText] = []
     @exclusivity(unchecked) private var lastDecoder = 0
     /// The sources met (a handful: "adv" and the ATT operations), by representation.
     @exclusivity(unchecked) private var sources: [(bits: StringBits, text: String, number: UInt16)] = []
+    /// Where fields are packed: the pipeline's, whose spans the readings come with, or this
+    /// packer's own for readings that hold their fields.
+    private let fields: FieldPacker
+    private let ownsFields: Bool
+    /// Field names sent so far (the writer numbers them as they come).
+    @exclusivity(unchecked) private var namesSent = 0
 
-    public init() {}
+    /// A packer for readings that hold their fields.
+    public init() {
+        fields = FieldPacker(capacity: 4096)
+        ownsFields = true
+    }
 
-    /// Packs `reading` after the others in `chunk`.
-    public func pack(_ reading: borrowing Reading, into chunk: PackedReadings) {
+    /// A packer for the readings of a pipeline that packs fields into `fields`.
+    public init(sharing fields: FieldPacker) {
+        self.fields = fields
+        ownsFields = false
+    }
+
+    /// Packs `reading` after the others in `chunk`. `span`: where its fields lie in the shared
+    /// field packer, for a reading from a pipeline that packs them.
+    public func pack(_ reading: borrowing Reading, fields span: FieldPacker.Span = .none, into chunk: PackedReadings) {
         let start = chunk.startReading()
         var flags: UInt8 = 0
         chunk.put(Int64(reading.frame))
@@ -238,7 +211,7 @@ public final class ReadingPacker {
             flags |= PackedReadings.Flag.address
             chunk.put(address.value)
         }
-        var slot: Int?
+        var slot = -1
         if reading.decoder != nil {
             flags |= PackedReadings.Flag.decoder
             slot = decoderSlot(reading.decoder!, chunk)
@@ -268,9 +241,17 @@ public final class ReadingPacker {
             chunk.put(Int64(repeats))
         }
         switch reading.outcome {
-        case .fields(let fields):
+        case .fields(let held):
             flags |= PackedReadings.Flag.fields
-            putFields(fields, decoder: slot, chunk)
+            if !span.isNone {
+                putFields(span, chunk)
+            } else {
+                // Fields the reading holds: packed here for as long as it takes to copy them (under
+                // the decoder's place among the ids sent, when this packer has its own).
+                let own = fields.pack(held, row: ownsFields ? slot : -1)
+                putFields(own, chunk)
+                fields.discardOutcome()
+            }
         case .error(let error):
             flags |= PackedReadings.Flag.error
             var w = JSONWriter(capacity: 128)
@@ -283,93 +264,16 @@ public final class ReadingPacker {
         chunk.finishReading(at: start, flags: flags)
     }
 
-    private func putFields(_ fields: borrowing Fields, decoder slot: Int?, _ chunk: PackedReadings) {
-        fields.entries.withUnsafeBufferPointer { entries in
-            chunk.put(UInt32(entries.count))
-            guard let slot else {
-                for position in entries.indices {
-                    number(of: entries[position].name, chunk)
-                    put(valueOf: entries.baseAddress! + position, chunk)
-                }
-                return
-            }
-            let fieldBase = UnsafeRawPointer(entries.baseAddress)
-            func nameBits(_ position: Int) -> StringBits {
-                fieldBase!.load(
-                    fromByteOffset: position * MemoryLayout<Field>.stride + nameOffset, as: StringBits.self)
-            }
-            // The names the decoder gave last time, while they come again: their numbers went out.
-            var position = 0
-            decoders[slot].keys.withUnsafeBufferPointer { keys in
-                let known = min(keys.count, entries.count)
-                while position < known, keys[position].bits == nameBits(position) {
-                    put(keys[position].number, valueOf: entries.baseAddress! + position, chunk)
-                    position += 1
-                }
-            }
-            // The rest: looked up by value, and kept for next time.
-            while position < entries.count {
-                let name = entries[position].name
-                let key = NameKey(bits: nameBits(position), number: number(of: name, chunk))
-                if key.number == PackedReadings.unnumbered {
-                    // Not kept (one past the numbers): the name goes out in full each time.
-                } else if position < decoders[slot].keys.count {
-                    decoders[slot].names[position] = name
-                    decoders[slot].keys[position] = key
-                } else {
-                    decoders[slot].names.append(name)
-                    decoders[slot].keys.append(key)
-                }
-                put(valueOf: entries.baseAddress! + position, chunk)
-                position += 1
-            }
+    /// The names numbered since the last reading, then the fields as they lie.
+    private func putFields(_ span: FieldPacker.Span, _ chunk: PackedReadings) {
+        let names = fields.nameCount
+        chunk.put(UInt16(names - namesSent))
+        while namesSent < names {
+            chunk.put(fields.name(namesSent), length: UInt32.self)
+            namesSent += 1
         }
-    }
-
-    /// A value where it lies (switched on in place: a copy retained and released what it holds).
-    private func put(_ value: UnsafePointer<FieldValue>, _ chunk: PackedReadings) {
-        chunk.reserve(9)
-        switch value.pointee {
-        case .int(let i):
-            chunk.putReserved(PackedReadings.Tag.int)
-            chunk.putReserved(i)
-        case .double(let d):
-            chunk.putReserved(PackedReadings.Tag.double)
-            chunk.putReserved(d)
-        case .bool(let b): chunk.putReserved(b ? PackedReadings.Tag.true : PackedReadings.Tag.false)
-        case .null: chunk.putReserved(PackedReadings.Tag.null)
-        case .string(let text):
-            chunk.putReserved(PackedReadings.Tag.string)
-            chunk.put(text, length: UInt32.self)
-        case .list(let list):
-            chunk.putReserved(PackedReadings.Tag.list)
-            chunk.put(UInt32(list.count))
-            list.withUnsafeBufferPointer { elements in
-                for i in elements.indices { put(elements.baseAddress! + i, chunk) }
-            }
-        }
-    }
-
-    /// A field whose name has its number: number, tag and value written at once when the value
-    /// is a number, a truth or null (most are; one check for room and one move on for all three).
-    @inline(__always)
-    private func put(_ number: UInt16, valueOf field: UnsafePointer<Field>, _ chunk: PackedReadings) {
-        let value = UnsafeRawPointer(field).advanced(by: valueOffset).assumingMemoryBound(to: FieldValue.self)
-        switch value.pointee {
-        case .int(let i): chunk.putField(number, PackedReadings.Tag.int, UInt64(bitPattern: i))
-        case .double(let d): chunk.putField(number, PackedReadings.Tag.double, d.bitPattern)
-        case .bool(let b): chunk.putField(number, b ? PackedReadings.Tag.true : PackedReadings.Tag.false)
-        case .null: chunk.putField(number, PackedReadings.Tag.null)
-        default:
-            chunk.put(number)
-            put(value, chunk)
-        }
-    }
-
-    /// The value of the field at `field`.
-    @inline(__always)
-    private func put(valueOf field: UnsafePointer<Field>, _ chunk: PackedReadings) {
-        put(UnsafeRawPointer(field).advanced(by: valueOffset).assumingMemoryBound(to: FieldValue.self), chunk)
+        chunk.put(UInt32(span.fields))
+        chunk.put(fields.bytes(span), length: UInt32.self)
     }
 
     /// A string's representation, read where it lies (no copy, so no retain).
@@ -378,7 +282,7 @@ public final class ReadingPacker {
         withUnsafeBytes(of: text) { $0.loadUnaligned(as: StringBits.self) }
     }
 
-    /// Sends the decoder's id (by number once sent) and answers its place in `decoders`.
+    /// Sends the decoder's id (by number once sent) and answers its place among those sent.
     private func decoderSlot(_ id: borrowing String, _ chunk: PackedReadings) -> Int {
         let bits = Self.bits(id)
         var slot = -1
@@ -390,7 +294,7 @@ public final class ReadingPacker {
             slot = found
         } else {
             let text = copy id
-            decoders.append(DecoderTexts(id: text, idBits: bits, number: numbers[text] ?? newNumber(for: text)))
+            decoders.append(DecoderText(id: text, idBits: bits, number: numbers[text] ?? newNumber(for: text)))
             slot = decoders.count - 1
         }
         lastDecoder = slot
@@ -406,7 +310,8 @@ public final class ReadingPacker {
             return
         }
         let text = copy source
-        let number = number(of: text, chunk)
+        let number = numbers[text] ?? newNumber(for: text)
+        putReference(number, text, chunk)
         // A handful in a capture; a source made anew for each reading is not kept.
         if sources.count < 64 { sources.append((bits, text, number)) }
     }
@@ -422,14 +327,6 @@ public final class ReadingPacker {
 
     /// Whether each number's text has gone out.
     @exclusivity(unchecked) private var sent: [Bool] = []
-
-    /// `text` as its number, sending it with the number the first time; returns the number.
-    @discardableResult
-    private func number(of text: String, _ chunk: PackedReadings) -> UInt16 {
-        let number = numbers[text] ?? newNumber(for: text)
-        putReference(number, text, chunk)
-        return number
-    }
 
     @inline(__always)
     private func putReference(_ number: UInt16, _ text: borrowing String, _ chunk: PackedReadings) {
@@ -450,9 +347,12 @@ public struct PackedReading {
 
 /// Writes packed readings as JSON, keeping each text the packer numbered, escaped once.
 public struct PackedReadingJSON {
-    /// Each numbered text as a JSON string (`"temperature_c"`), one after another.
+    /// Each numbered text (decoder ids, sources) as a JSON string (`"adv"`), one after another.
     private var texts: [UInt8] = []
     private var spans: [Range<Int>] = []
+    /// Each field name as a JSON string (`"temperature_c"`), by its number.
+    private var names: [UInt8] = []
+    private var nameSpans: [Range<Int>] = []
 
     public init() {}
 
@@ -474,9 +374,9 @@ public struct PackedReadingJSON {
             w.quoted(upTo: BluetoothAddress.textLength) { address.writeText(to: $0) }
         }
         w.key("decoder")
-        if flags & PackedReadings.Flag.decoder != 0 { writeText(&r, &w, asKey: false) } else { w.null() }
+        if flags & PackedReadings.Flag.decoder != 0 { writeText(&r, &w) } else { w.null() }
         w.key("source")
-        writeText(&r, &w, asKey: false)
+        writeText(&r, &w)
         switch flags & PackedReadings.Flag.match {
         case PackedReadings.Flag.company:
             w.key("company")
@@ -496,13 +396,10 @@ public struct PackedReadingJSON {
         let repeats: Int64 = flags & PackedReadings.Flag.repeats != 0 ? r.take() : 1
         switch flags & PackedReadings.Flag.outcome {
         case PackedReadings.Flag.fields:
+            for _ in 0..<(r.take() as UInt16) { learnName(r.text(UInt32.self)) }
+            let count = Int(r.take() as UInt32)
             w.key("fields")
-            w.beginObject()
-            for _ in 0..<(r.take() as UInt32) {
-                writeText(&r, &w, asKey: true)
-                r.writeValue(to: &w)
-            }
-            w.endObject()
+            writeFields(r.bytes(), count: count, to: &w)
         case PackedReadings.Flag.error:
             w.key("error")
             w.rawJSON(r.bytes())
@@ -518,15 +415,59 @@ public struct PackedReadingJSON {
         w.newline()
     }
 
-    /// A text: its number, after its definition the first time.
+    /// A field name numbered on from the last, escaped once.
+    private mutating func learnName(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var encoded = JSONWriter(capacity: utf8.count + 8)
+        encoded.appendEscaped(utf8: utf8)
+        let start = names.count
+        encoded.withBytes { names.append(contentsOf: $0) }
+        nameSpans.append(start..<names.count)
+    }
+
+    /// Fields as `FieldPacker` writes them, as a JSON object.
+    private func writeFields(_ bytes: UnsafeRawBufferPointer, count: Int, to w: inout JSONWriter) {
+        w.beginObject()
+        var reader = FieldReader(bytes)
+        names.withUnsafeBytes { names in
+            nameSpans.withUnsafeBufferPointer { spans in
+                for _ in 0..<count {
+                    let number = reader.number()
+                    if number == FieldPacker.unnumbered {
+                        w.key(validUTF8: reader.text())
+                    } else {
+                        w.key(quoted: UnsafeRawBufferPointer(rebasing: names[spans[Int(number)]]))
+                    }
+                    Self.writeValue(&reader, to: &w)
+                }
+            }
+        }
+        w.endObject()
+    }
+
+    private static func writeValue(_ reader: inout FieldReader, to w: inout JSONWriter) {
+        switch reader.take(UInt8.self) {
+        case FieldPacker.Tag.int: w.int(reader.take(Int64.self))
+        case FieldPacker.Tag.double: w.double(reader.take(Double.self))
+        case FieldPacker.Tag.string: w.string(validUTF8: reader.text())
+        case FieldPacker.Tag.false: w.bool(false)
+        case FieldPacker.Tag.true: w.bool(true)
+        case FieldPacker.Tag.list:
+            w.beginArray()
+            for _ in 0..<reader.take(UInt32.self) { writeValue(&reader, to: &w) }
+            w.endArray()
+        default: w.null()
+        }
+    }
+
+    /// A decoder id or a source: its number, after its definition the first time.
     @inline(__always)
-    private mutating func writeText(_ r: inout Cursor, _ w: inout JSONWriter, asKey: Bool) {
+    private mutating func writeText(_ r: inout Cursor, _ w: inout JSONWriter) {
         var number: UInt16 = r.take()
         if number & PackedReadings.definition != 0 {
             number &= ~PackedReadings.definition
             let utf8 = r.text(UInt32.self)
             if number == PackedReadings.unnumbered {
-                if asKey { w.key(validUTF8: utf8) } else { w.string(validUTF8: utf8) }
+                w.string(validUTF8: utf8)
                 return
             }
             var encoded = JSONWriter(capacity: utf8.count + 8)
@@ -539,7 +480,7 @@ public struct PackedReadingJSON {
         let span = spans[Int(number)]
         texts.withUnsafeBytes { all in
             let quoted = UnsafeRawBufferPointer(rebasing: all[span])
-            if asKey { w.key(quoted: quoted) } else { w.rawJSON(quoted) }
+            w.rawJSON(quoted)
         }
     }
 
@@ -567,21 +508,6 @@ public struct PackedReadingJSON {
             let n = Int(take() as UInt32)
             defer { offset += n }
             return UnsafeRawBufferPointer(start: base + offset, count: n)
-        }
-
-        mutating func writeValue(to w: inout JSONWriter) {
-            switch take() as UInt8 {
-            case PackedReadings.Tag.int: w.int(take() as Int64)
-            case PackedReadings.Tag.double: w.double(take())
-            case PackedReadings.Tag.string: w.string(validUTF8: text(UInt32.self))
-            case PackedReadings.Tag.false: w.bool(false)
-            case PackedReadings.Tag.true: w.bool(true)
-            case PackedReadings.Tag.list:
-                w.beginArray()
-                for _ in 0..<(take() as UInt32) { writeValue(to: &w) }
-                w.endArray()
-            default: w.null()
-            }
         }
     }
 }

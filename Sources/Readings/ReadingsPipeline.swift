@@ -8,6 +8,11 @@ import PayloadDecoders
 /// The only state that spans payloads lives here, in two small layers, both asked of the decoders:
 /// de-duplication of repeated readings (a device advertising the same value many times, by the
 /// decoder's `dedupKey`), and the decoders' follow-ups (work across payloads).
+///
+/// For output on its way to JSON, a pipeline can pack readings' fields as they are decoded
+/// (`init(decoders:options:packingInto:)`): a decoder with a packing path writes them straight
+/// into the packer, and every reading comes out with where its fields lie there
+/// (`consume(_:packed:)`), its `outcome` holding no fields of its own.
 public final class ReadingsPipeline {
     public struct Options: Sendable {
         /// List every copy instead of one reading with `repeats`.
@@ -31,7 +36,14 @@ public final class ReadingsPipeline {
     private let hasFollowUp: [Bool]
     /// The follow-ups there are, for the end of a connection and of the capture.
     private let followUps: [any DecoderFollowUp]
-    private let output = ReadingOutbox()
+    /// Each decoder's follow-up's `observesOnly`, by its place in the decoder set.
+    private let observedOnly: [(name: String, value: FieldValue)?]
+    /// Whether each decoder's readings can be packed as they are decoded: it has no follow-up,
+    /// or one that sees only some readings, whose fields are then made for it from the packer.
+    private let packsDirectly: [Bool]
+    private let output: ReadingOutbox
+    /// Where readings' fields are written, when they are packed.
+    private let packer: FieldPacker?
     /// The reading held for its repeat count, per device and decoder: a device's new value makes
     /// its earlier one final, so there is at most one.
     @exclusivity(unchecked) private var pendingDuplicates: [DedupDevice: HeldReading] = [:]
@@ -42,18 +54,45 @@ public final class ReadingsPipeline {
     /// write should a decoder keep it).
     @exclusivity(unchecked) private var payloadBytes: [UInt8] = []
 
-    public init(decoders: DecoderSet, options: Options = Options()) {
+    public convenience init(decoders: DecoderSet, options: Options = Options()) {
+        self.init(decoders, options, packer: nil)
+    }
+
+    /// A pipeline whose readings' fields are written into `packer` as they are decoded; their
+    /// readings come out through `consume(_:packed:)` and `finish(packed:)`.
+    public convenience init(decoders: DecoderSet, options: Options = Options(), packingInto packer: FieldPacker) {
+        self.init(decoders, options, packer: packer)
+    }
+
+    private init(_ decoders: DecoderSet, _ options: Options, packer: FieldPacker?) {
         self.decoders = decoders
         self.options = options
+        self.packer = packer
+        output = ReadingOutbox(packer: packer)
         dedupKeys = decoders.decoders.map(\.dedupKey)
         deduplicates = dedupKeys.map { $0 != nil }
         followUpOf = decoders.decoders.map { $0.makeFollowUp() }
         followUps = followUpOf.compactMap { $0 }
         hasFollowUp = followUpOf.map { $0 != nil }
+        observedOnly = followUpOf.map { $0?.observesOnly }
+        packsDirectly = followUpOf.map { $0 == nil || $0?.observesOnly != nil }
     }
 
     /// Decodes what the event carries and hands over the readings that are ready, in order.
     public func consume(_ event: Event, _ emit: (consuming Reading) -> Void) {
+        precondition(packer == nil, "a pipeline that packs fields hands readings over with them: consume(_:packed:)")
+        take(event)
+        output.drain { reading, _ in emit(reading) }
+    }
+
+    /// `consume(_:_:)` for a pipeline that packs fields: each reading with where its fields lie
+    /// in the packer (`.none` for a reading without fields), valid during the call.
+    public func consume(_ event: Event, packed emit: (consuming Reading, FieldPacker.Span) -> Void) {
+        take(event)
+        output.drain(emit)
+    }
+
+    private func take(_ event: Event) {
         lastFrame = event.frame
         lastTimestamp = event.timestamp
         switch event.body {
@@ -66,15 +105,24 @@ public final class ReadingsPipeline {
         default: break
         }
         expireDuplicates(now: event.timestamp)
-        output.drain(emit)
     }
 
     public func finish(_ emit: (consuming Reading) -> Void) {
+        precondition(packer == nil, "a pipeline that packs fields hands readings over with them: finish(packed:)")
+        end()
+        output.drain { reading, _ in emit(reading) }
+    }
+
+    public func finish(packed emit: (consuming Reading, FieldPacker.Span) -> Void) {
+        end()
+        output.drain(emit)
+    }
+
+    private func end() {
         for held in pendingDuplicates.values { output.release(held.index) }
         pendingDuplicates.removeAll()
         let end = CaptureMoment(frame: lastFrame, timestamp: lastTimestamp)
         for followUp in followUps { append(followUp.finish(at: end)) }
-        output.drain(emit)
     }
 
     /// A follow-up's readings, queued in order like any other.
@@ -86,11 +134,19 @@ public final class ReadingsPipeline {
             case .serviceData(let uuid): match = .serviceData(uuid)
             case .characteristic(let uuid): match = .characteristic(uuid)
             }
+            let (outcome, span) = place(summary.fields, row: -1)
             output.append(
                 Reading(
                     frame: summary.moment.frame, timestamp: summary.moment.timestamp, address: summary.address,
-                    decoder: summary.decoder, source: summary.source, match: match, outcome: .fields(summary.fields)))
+                    decoder: summary.decoder, source: summary.source, match: match, outcome: outcome), span: span)
         }
+    }
+
+    /// A reading's outcome for `fields`: the fields themselves, or, when they are packed, none in
+    /// the reading and where they lie in the packer (remembered under `row`, a decoder's place).
+    private func place(_ fields: consuming Fields, row: Int) -> (Reading.Outcome, FieldPacker.Span) {
+        guard let packer else { return (.fields(fields), .none) }
+        return (.fields(Fields()), packer.pack(fields, row: row))
     }
 
     // MARK: Advertising
@@ -217,36 +273,42 @@ public final class ReadingsPipeline {
                     decoded = true
                     continue
                 }
+                let followedUp = hasFollowUp[candidate.slot]
+                if let packer, packsDirectly[candidate.slot] {
+                    // The fields straight into the packer, where the decoder can: no list of
+                    // outcomes, and no fields to hand over or free.
+                    packer.beginOutcome(row: candidate.slot)
+                    let outcome: Reading.Outcome
+                    let span: FieldPacker.Span
+                    switch candidate.decoder.decode(payload, packingInto: packer) {
+                    case .none:
+                        packer.discardOutcome()
+                        continue
+                    case .fields:
+                        (outcome, span) = (.fields(Fields()), packer.endOutcome())
+                        if followedUp { observe(span, packer, candidate.slot, address, event) }
+                    case .error(let error):
+                        packer.discardOutcome()
+                        (outcome, span) = (.error(error), .none)
+                    case .outcomes(var outcomes):
+                        packer.discardOutcome()
+                        if outcomes.isEmpty { continue }
+                        decoded = true
+                        decodeEach(&outcomes, candidate, payload, followedUp: followedUp, address, source, match, event)
+                        continue
+                    }
+                    decoded = true
+                    deliver(
+                        Reading(
+                            frame: event.frame, timestamp: event.timestamp, address: address,
+                            decoder: candidate.decoder.id, source: source, match: match, outcome: outcome),
+                        span: span, decoder: candidate.slot, payload: payload, keepingPayload: !followedUp)
+                    continue
+                }
                 var outcomes = candidate.decoder.decode(payload)
                 if outcomes.isEmpty { continue }
                 decoded = true
-                let id = candidate.decoder.id
-                let count = outcomes.count
-                let followedUp = hasFollowUp[candidate.slot]
-                // A held reading keeps its payload to recognise repeats only when it is the
-                // payload's one reading and no follow-up has to see the payload again.
-                let repeatable = count == 1 && !followedUp
-                // Taken from the end of the reversed list: each outcome is moved into its reading,
-                // not copied (and its fields retained and released once more).
-                outcomes.reverse()
-                while let outcome = outcomes.popLast() {
-                    let readingOutcome: Reading.Outcome
-                    switch consume outcome {
-                    case .fields(let fields):
-                        if followedUp, let address, let followUp = followUpOf[candidate.slot] {
-                            let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
-                            append(followUp.observe(fields, from: address, at: moment))
-                        }
-                        readingOutcome = .fields(fields)
-                    case .error(let error): readingOutcome = .error(error)
-                    }
-                    deliver(
-                        Reading(
-                            frame: event.frame, timestamp: event.timestamp, address: address, decoder: id,
-                            source: source, match: match, index: count > 1 ? count - outcomes.count - 1 : nil,
-                            outcome: readingOutcome),
-                        decoder: candidate.slot, payload: payload, keepingPayload: repeatable)
-                }
+                decodeEach(&outcomes, candidate, payload, followedUp: followedUp, address, source, match, event)
             }
         }
         if !decoded, options.includeUndecoded {
@@ -254,6 +316,53 @@ public final class ReadingsPipeline {
                 Reading(
                     frame: event.frame, timestamp: event.timestamp, address: address, decoder: nil, source: source,
                     match: match, outcome: .undecoded(bytes)))
+        }
+    }
+
+    /// Shows a follow-up the packed fields of a reading its decoder gave, when it looks at them.
+    private func observe(
+        _ span: FieldPacker.Span, _ packer: FieldPacker, _ decoder: Int, _ address: BluetoothAddress?, _ event: Event
+    ) {
+        guard let address, let followUp = followUpOf[decoder], let only = observedOnly[decoder],
+            packer.value(named: only.name, in: span) == only.value
+        else { return }
+        let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
+        append(followUp.observe(packer.fields(span), from: address, at: moment))
+    }
+
+    /// The readings of one decoder's outcomes for a payload.
+    private func decodeEach(
+        _ outcomes: inout [DecodeOutcome], _ candidate: DecoderSet.Candidate, _ payload: borrowing Payload,
+        followedUp: Bool, _ address: BluetoothAddress?, _ source: String, _ match: Reading.Match, _ event: Event
+    ) {
+        let id = candidate.decoder.id
+        let count = outcomes.count
+        // A held reading keeps its payload to recognise repeats only when it is the payload's one
+        // reading and no follow-up has to see the payload again.
+        let repeatable = count == 1 && !followedUp
+        // Taken from the end of the reversed list: each outcome is moved into its reading, not
+        // copied (and its fields retained and released once more).
+        outcomes.reverse()
+        while let outcome = outcomes.popLast() {
+            let readingOutcome: Reading.Outcome
+            var span = FieldPacker.Span.none
+            switch consume outcome {
+            case .fields(let fields):
+                if followedUp, let address, let followUp = followUpOf[candidate.slot],
+                    observedOnly[candidate.slot].map({ fields[$0.name] == $0.value }) ?? true
+                {
+                    let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
+                    append(followUp.observe(fields, from: address, at: moment))
+                }
+                (readingOutcome, span) = place(fields, row: candidate.slot)
+            case .error(let error): readingOutcome = .error(error)
+            }
+            deliver(
+                Reading(
+                    frame: event.frame, timestamp: event.timestamp, address: address, decoder: id,
+                    source: source, match: match, index: count > 1 ? count - outcomes.count - 1 : nil,
+                    outcome: readingOutcome),
+                span: span, decoder: candidate.slot, payload: payload, keepingPayload: repeatable)
         }
     }
 
@@ -272,7 +381,8 @@ public final class ReadingsPipeline {
     }
 
     private struct HeldReading {
-        /// The fields of the reading, for comparing the values of the decoder's dedup key.
+        /// The fields of the reading, for comparing the values of the decoder's dedup key (none
+        /// when they are packed: they are compared where they lie).
         var fields: Fields
         /// The payload it was decoded from, when it was that payload's only reading (`payloadKept`).
         /// Not an optional: compared for every copy, an optional one went through the runtime's
@@ -316,17 +426,20 @@ public final class ReadingsPipeline {
     /// `decoder`: the place of the reading's decoder in the decoder set; `payload`: what the
     /// reading was decoded from, kept while it is held to recognise its repeats when
     /// `keepingPayload`. (Not an optional payload: that took a generic path for every reading.)
-    private func deliver(_ reading: consuming Reading, decoder: Int, payload: borrowing Payload, keepingPayload: Bool) {
+    /// `span`: where its fields lie, when they are packed.
+    private func deliver(
+        _ reading: consuming Reading, span: FieldPacker.Span, decoder: Int, payload: borrowing Payload,
+        keepingPayload: Bool
+    ) {
         guard !options.allRepeats, deduplicates[decoder], let names = dedupKeys[decoder],
             case .fields(let fields) = reading.outcome
         else {
-            output.append(reading)
+            output.append(reading, span: span)
             return
         }
         let device = DedupDevice(address: reading.address, decoder: decoder)
         if let held = pendingDuplicates[device] {
-            // A missing field counts as null, as it is written.
-            if names.allSatisfy({ (held.fields[$0] ?? .null) == (fields[$0] ?? .null) }) {
+            if sameKey(names, held, fields, span) {
                 let (waited, overflow) = reading.timestamp.subtractingReportingOverflow(output.lastSeen(held.index))
                 if !overflow, waited <= Self.duplicateWindow {
                     output.countRepeat(held.index, at: reading.timestamp)
@@ -341,7 +454,17 @@ public final class ReadingsPipeline {
         first.repeats = 1
         pendingDuplicates[device] = HeldReading(
             fields: fields, payload: keepingPayload ? copy payload : HeldReading.noPayload, payloadKept: keepingPayload,
-            index: output.append(first, held: true))
+            index: output.append(first, span: span, held: true))
+    }
+
+    /// Whether a reading has the held one's values for the dedup key `names`. A missing field
+    /// counts as null, as it is written.
+    private func sameKey(_ names: [String], _ held: HeldReading, _ fields: Fields, _ span: FieldPacker.Span) -> Bool {
+        guard let packer else { return names.allSatisfy { (held.fields[$0] ?? .null) == (fields[$0] ?? .null) } }
+        let heldSpan = output.span(held.index)
+        return names.allSatisfy {
+            (packer.value(named: $0, in: heldSpan) ?? .null) == (packer.value(named: $0, in: span) ?? .null)
+        }
     }
 
     /// Releases readings whose copies have stopped, so they go out without waiting for the end.
@@ -367,33 +490,45 @@ public final class ReadingsPipeline {
 ///
 /// A reading is moved into its slot once and out of it once. (An array of optional readings
 /// copied each one in and out several times on the way, each a call to memcpy: a reading is
-/// 121 bytes.) Slots `start..<end` hold readings; `held` and `lastSeenAt` run alongside them.
+/// 121 bytes.) Slots `start..<end` hold readings, and `notes` what is known of each beside it.
+/// When readings' fields are packed, their bytes in the packer are let go with them.
 final class ReadingOutbox {
     // Used by the decoding thread alone.
     @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Reading>
+    @exclusivity(unchecked) private var notes: UnsafeMutablePointer<Note>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var start = 0
     @exclusivity(unchecked) private var end = 0
     /// The index (as `append` answers it) of slot 0.
     @exclusivity(unchecked) private var base = 0
-    @exclusivity(unchecked) private var held: [Bool] = []
-    @exclusivity(unchecked) private var lastSeenAt: [Int64] = []
+    private let packer: FieldPacker?
 
-    init(capacity: Int = 64) {
+    private struct Note {
+        /// Held for its repeat count: it and every reading after it wait.
+        var held: Bool
+        /// The time of its last copy.
+        var lastSeen: Int64
+        /// Where its fields lie in `packer` (`.none` when they are not packed).
+        var span: FieldPacker.Span
+    }
+
+    init(capacity: Int = 64, packer: FieldPacker? = nil) {
         self.capacity = capacity
+        self.packer = packer
         slots = .allocate(capacity: capacity)
+        notes = .allocate(capacity: capacity)
     }
 
     deinit {
         (slots + start).deinitialize(count: end - start)
         slots.deallocate()
+        notes.deallocate()
     }
 
     @discardableResult
-    func append(_ reading: consuming Reading, held isHeld: Bool = false) -> Int {
+    func append(_ reading: consuming Reading, span: FieldPacker.Span = .none, held: Bool = false) -> Int {
         if end == capacity { grow() }
-        held.append(isHeld)
-        lastSeenAt.append(reading.timestamp)
+        (notes + end).initialize(to: Note(held: held, lastSeen: reading.timestamp, span: span))
         (slots + end).initialize(to: reading)
         end += 1
         return base + end - 1
@@ -406,47 +541,72 @@ final class ReadingOutbox {
         let i = index - base
         guard i >= start, i < end else { return }
         slots[i].repeats = (slots[i].repeats ?? 1) + 1
-        lastSeenAt[i] = timestamp
+        notes[i].lastSeen = timestamp
     }
 
     func lastSeen(_ index: Int) -> Int64 {
         let i = index - base
-        return i >= start && i < end ? lastSeenAt[i] : .min
+        return i >= start && i < end ? notes[i].lastSeen : .min
+    }
+
+    /// Where the fields of a reading still waiting lie.
+    func span(_ index: Int) -> FieldPacker.Span {
+        let i = index - base
+        return i >= start && i < end ? notes[i].span : .none
     }
 
     func release(_ index: Int) {
         let i = index - base
-        if i >= start, i < end { held[i] = false }
+        if i >= start, i < end { notes[i].held = false }
     }
 
-    func drain(_ emit: (consuming Reading) -> Void) {
-        while start < end, !held[start] {
-            emit((slots + start).move())
+    /// Hands over the readings up to the first one held, each with where its fields lie.
+    func drain(_ emit: (consuming Reading, FieldPacker.Span) -> Void) {
+        while start < end, !notes[start].held {
+            emit((slots + start).move(), notes[start].span)
             start += 1
         }
         if start == end {
             base += end
             start = 0
             end = 0
-            held.removeAll(keepingCapacity: true)
-            lastSeenAt.removeAll(keepingCapacity: true)
+            packer?.removeAll()
         } else if start > 4096, start * 2 > end {
             // A reading held for its repeat count keeps the outbox from ever emptying on a
             // busy capture; drop the emitted prefix so memory follows the held window, not the file.
             slots.moveInitialize(from: slots + start, count: end - start)
-            held.removeFirst(start)
-            lastSeenAt.removeFirst(start)
+            notes.moveInitialize(from: notes + start, count: end - start)
             base += start
             end -= start
             start = 0
+            if let packer { dropPackedBefore(packer) }
+        }
+    }
+
+    /// Lets go of the packed bytes before the first waiting reading's; the spans move with them.
+    private func dropPackedBefore(_ packer: FieldPacker) {
+        var first = packer.count
+        for i in 0..<end where !notes[i].span.isNone {
+            first = notes[i].span.start
+            break
+        }
+        guard first > 0 else { return }
+        packer.removeFirst(first)
+        for i in 0..<end where !notes[i].span.isNone {
+            notes[i].span.start -= first
+            notes[i].span.end -= first
         }
     }
 
     private func grow() {
         capacity *= 2
-        let larger = UnsafeMutablePointer<Reading>.allocate(capacity: capacity)
-        (larger + start).moveInitialize(from: slots + start, count: end - start)
+        let largerSlots = UnsafeMutablePointer<Reading>.allocate(capacity: capacity)
+        let largerNotes = UnsafeMutablePointer<Note>.allocate(capacity: capacity)
+        (largerSlots + start).moveInitialize(from: slots + start, count: end - start)
+        (largerNotes + start).moveInitialize(from: notes + start, count: end - start)
         slots.deallocate()
-        slots = larger
+        notes.deallocate()
+        slots = largerSlots
+        notes = largerNotes
     }
 }
