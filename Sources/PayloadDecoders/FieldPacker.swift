@@ -30,7 +30,8 @@ public final class FieldPacker: FieldWriting {
     @exclusivity(unchecked) private var numbers: [String: UInt16] = [:]
     /// Per row (a decoder's place in its set), the names it gave last by position, with their
     /// numbers: a decoder gives the same names in the same order almost every time, the same
-    /// string each time, recognised by its representation (kept alive here so that it stays its).
+    /// string each time, recognised by its representation (kept alive here, so that no other
+    /// string can come to have it).
     @exclusivity(unchecked) private var cachedBits: [StringBits] = []
     @exclusivity(unchecked) private var cachedNumbers: [UInt16] = []
     @exclusivity(unchecked) private var cachedNames: [String] = []
