@@ -84,10 +84,8 @@ extension JSONWriter {
         let magnitude = abs(value)
         guard magnitude >= 0.001, magnitude < 1e15 else { return false }
         var scale = 1.0
-        var integerScale: Int64 = 1
         for decimals in 1...15 {
             scale *= 10
-            integerScale &*= 10
             let product = magnitude * scale
             guard product < 1e15 else { return false }
             // Rounded half away from zero, as `rounded()`, without a call into libm: below 2^53
@@ -97,21 +95,38 @@ extension JSONWriter {
             let scaled = Double(digits)
             guard scaled < 1e15 else { return false }
             guard scaled / scale == magnitude else { continue }
-            let integerPart = UInt64(digits / integerScale)
-            var fraction = UInt64(digits % integerScale)
-            if value < 0 { raw(UInt8(ascii: "-")) }
-            appendInteger(integerPart)
-            reserve(decimals + 1)
-            base[used] = UInt8(ascii: ".")
-            var i = decimals
-            while i > 0 {
-                base[used + i] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                fraction /= 10
-                i -= 1
-            }
-            used += decimals + 1
+            appendDecimal(UInt64(digits), decimals: decimals, negative: value < 0)
             return true
         }
         return false
+    }
+
+    /// `digits` with a point before its last `decimals` digits (zeros before them as needed:
+    /// 5 with 2 decimals is 0.05), written from the last digit back. (Split at the point by a
+    /// division by a power of ten, the integer part and the fraction took two divisions by a
+    /// number the compiler does not know, and a call each.)
+    @inlinable @inline(__always)
+    mutating func appendDecimal(_ digits: UInt64, decimals: Int, negative: Bool) {
+        let count = max(Self.decimalDigitCount(digits), decimals + 1)
+        reserve(count + 2)
+        if negative {
+            base[used] = UInt8(ascii: "-")
+            used += 1
+        }
+        let out = base + used
+        var rest = digits
+        var place = count
+        for _ in 0..<decimals {
+            out[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            place -= 1
+        }
+        out[place] = UInt8(ascii: ".")
+        while place > 0 {
+            place -= 1
+            out[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        used += count + 1
     }
 }

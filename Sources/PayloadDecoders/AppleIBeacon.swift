@@ -50,12 +50,13 @@ public struct AppleIBeacon: PayloadDecoder, PayloadEncoder {
         try reader.require(Int(length), "ibeacon")
         let uuidHigh = try reader.u64be("uuid")
         let uuidLow = try reader.u64be("uuid")
-        let uuid = BluetoothUUID(high: uuidHigh, low: uuidLow).canonicalDescription
+        let uuid = BluetoothUUID(high: uuidHigh, low: uuidLow)
         let major = try reader.u16be("major")
         let minor = try reader.u16be("minor")
         let power = try reader.i8("measured_power_dbm")
         try reader.expectEnd("payload")
-        fields.append("uuid", .string(uuid))
+        // Written in place: a 36-character string on the heap for every advertisement otherwise.
+        fields.appendText("uuid", maximumCount: BluetoothUUID.maximumTextLength) { uuid.writeText(to: $0, canonical: true) }
         fields.append("major", .int(Int64(major)))
         fields.append("minor", .int(Int64(minor)))
         fields.append("measured_power_dbm", .int(Int64(power)))

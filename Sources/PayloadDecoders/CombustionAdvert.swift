@@ -64,7 +64,9 @@ public struct CombustionAdvert: PayloadDecoder, PayloadEncoder {
         let productType = try reader.u8("product_type")
         fields.append("product_type", .int(Int64(productType)))
         fields.append("product", productTypes.name(productType))
-        fields.append("serial", .string(hexDigits(UInt64(try reader.u32le("serial")), 8)))
+        let serial = UInt64(try reader.u32le("serial"))
+        // A serial is made for every advertisement: written in place.
+        fields.appendText("serial", maximumCount: 8) { writeHexDigits(serial, 8, to: $0) }
         Combustion.appendTemperatures(try Combustion.readTemperatures(&reader), to: &fields)
 
         guard let modeByte = try optionalByte(&reader, "mode") else { return }

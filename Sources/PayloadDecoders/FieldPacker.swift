@@ -36,6 +36,9 @@ public final class FieldPacker: FieldWriting {
     @exclusivity(unchecked) private var cachedNumbers: [UInt16] = []
     @exclusivity(unchecked) private var cachedNames: [String] = []
     static let positionsPerRow = 64
+    /// Names looked up by value (`value(named:in:)`, for dedup keys and follow-ups): a handful,
+    /// each looked up for every reading of its decoder, recognised by representation.
+    @exclusivity(unchecked) private var lookups: [(bits: StringBits, name: String, number: UInt16)] = []
 
     /// Where an outcome's fields lie, and how many there are.
     public struct Span: Sendable, Equatable {
@@ -144,7 +147,7 @@ public final class FieldPacker: FieldWriting {
     /// The value of the first field named `name` in `span`; nil when there is none.
     public func value(named name: String, in span: Span) -> FieldValue? {
         guard !span.isNone else { return nil }
-        let number = numbers[name]
+        let number = numberOf(name)
         // Not numbered: never met, unless the numbers ran out and it was written in full.
         guard number != nil || names.count >= Int(Self.unnumbered) else { return nil }
         var reader = FieldReader(bytes(span))
@@ -161,31 +164,89 @@ public final class FieldPacker: FieldWriting {
         return nil
     }
 
+    /// The number of a name met before; nil for one never met.
+    private func numberOf(_ name: String) -> UInt16? {
+        let bits = StringBits(name)
+        for lookup in lookups where lookup.bits == bits { return lookup.number }
+        // A name not met yet may be met later: only a number is kept.
+        guard let number = numbers[name] else { return nil }
+        if lookups.count < 8 { lookups.append((bits, name, number)) }
+        return number
+    }
+
     // MARK: Writing
 
     // Inlined into each decoder's reading, where the kind of each value is known: the switch
-    // on it goes, and a field is a few stores.
+    // on it goes, and a field with a number or a truth is one check for room and a few stores.
     @inline(__always)
     public func append(_ name: String, _ value: FieldValue) {
-        putName(name)
+        let number = self.number(name)
+        guard number != Self.unnumbered else {
+            appendUnnumbered(name, value)
+            return
+        }
+        reserve(11)
+        let target = base + used
+        target.storeBytes(of: number, as: UInt16.self)
+        switch value {
+        case .int(let i):
+            target.storeBytes(of: Tag.int, toByteOffset: 2, as: UInt8.self)
+            target.storeBytes(of: i, toByteOffset: 3, as: Int64.self)
+            used += 11
+        case .double(let d):
+            target.storeBytes(of: Tag.double, toByteOffset: 2, as: UInt8.self)
+            target.storeBytes(of: d, toByteOffset: 3, as: Double.self)
+            used += 11
+        case .bool(let b):
+            target.storeBytes(of: b ? Tag.true : Tag.false, toByteOffset: 2, as: UInt8.self)
+            used += 3
+        case .null:
+            target.storeBytes(of: Tag.null, toByteOffset: 2, as: UInt8.self)
+            used += 3
+        case .string(let text):
+            target.storeBytes(of: Tag.string, toByteOffset: 2, as: UInt8.self)
+            used += 3
+            put(text)
+        case .list(let list):
+            used += 2
+            put(list)
+        }
+        position += 1
+    }
+
+    public func appendText(_ name: String, maximumCount: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let number = self.number(name)
+        guard number != Self.unnumbered else {
+            appendUnnumbered(name, .string(String(unsafeUninitializedCapacity: maximumCount) { write($0.baseAddress!) }))
+            return
+        }
+        reserve(7 + maximumCount)
+        base.storeBytes(of: number, toByteOffset: used, as: UInt16.self)
+        base.storeBytes(of: Tag.string, toByteOffset: used + 2, as: UInt8.self)
+        let count = write((base + used + 7).assumingMemoryBound(to: UInt8.self))
+        base.storeBytes(of: UInt32(count), toByteOffset: used + 3, as: UInt32.self)
+        used += 7 + count
+        position += 1
+    }
+
+    /// A field whose name is past the numbers there are: written in full.
+    private func appendUnnumbered(_ name: String, _ value: FieldValue) {
+        reserve(2)
+        base.storeBytes(of: Self.unnumbered, toByteOffset: used, as: UInt16.self)
+        used += 2
+        put(name)
         put(value)
         position += 1
     }
 
+    /// The number of a name given at this position of this row, from what the row had there
+    /// last time when it is the same string.
     @inline(__always)
-    private func putName(_ name: String) {
+    private func number(_ name: String) -> UInt16 {
         let bits = StringBits(name)
         let slot = row &* Self.positionsPerRow &+ position
-        let number: UInt16
-        if row >= 0, position < Self.positionsPerRow, cachedBits[slot] == bits {
-            number = cachedNumbers[slot]
-        } else {
-            number = numberSlowly(name, bits)
-        }
-        reserve(2)
-        base.storeBytes(of: number, toByteOffset: used, as: UInt16.self)
-        used += 2
-        if number == Self.unnumbered { put(name) }
+        if row >= 0, position < Self.positionsPerRow, cachedBits[slot] == bits { return cachedNumbers[slot] }
+        return numberSlowly(name, bits)
     }
 
     /// Looks a name up by value, numbering it when new, and keeps it for its row and position.
@@ -206,7 +267,7 @@ public final class FieldPacker: FieldWriting {
         return number
     }
 
-    @inline(__always)
+    /// A value: a list's elements, or an unnumbered field's.
     private func put(_ value: FieldValue) {
         switch value {
         case .int(let i): putTagged(Tag.int, UInt64(bitPattern: i))

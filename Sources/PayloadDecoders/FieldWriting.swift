@@ -5,6 +5,18 @@ import ByteReading
 /// them (generic over this) gives both from one reading of the bytes.
 public protocol FieldWriting {
     mutating func append(_ name: String, _ value: FieldValue)
+    /// A string value written in place: `write` puts at most `maximumCount` bytes of UTF-8 where
+    /// it points and answers how many (a serial, a UUID: no string is made for it on the way to
+    /// JSON).
+    mutating func appendText(_ name: String, maximumCount: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int)
+}
+
+extension FieldWriting {
+    public mutating func appendText(
+        _ name: String, maximumCount: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int
+    ) {
+        append(name, .string(String(unsafeUninitializedCapacity: maximumCount) { write($0.baseAddress!) }))
+    }
 }
 
 extension Fields: FieldWriting {}

@@ -2,16 +2,21 @@
 
 /// Upper-case hex digits, zero-padded on the left to `width` (serial "1000ABCD").
 func hexDigits(_ value: UInt64, _ width: Int) -> String {
-    // Written straight into the string: a serial is made for every advertisement.
-    let count = max(width, (64 - value.leadingZeroBitCount + 3) / 4, 1)
-    return String(unsafeUninitializedCapacity: count) { text in
-        let digits: StaticString = "0123456789ABCDEF"
-        for i in 0..<count {
-            let shift = 4 * (count - 1 - i)
-            text[i] = shift < 64 ? digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)] : UInt8(ascii: "0")
-        }
-        return count
+    String(unsafeUninitializedCapacity: hexDigitCount(value, width)) { writeHexDigits(value, width, to: $0.baseAddress!) }
+}
+
+/// How many digits `hexDigits` writes.
+func hexDigitCount(_ value: UInt64, _ width: Int) -> Int { max(width, (64 - value.leadingZeroBitCount + 3) / 4, 1) }
+
+/// `hexDigits` written where `text` points (room for `hexDigitCount`); answers how many.
+func writeHexDigits(_ value: UInt64, _ width: Int, to text: UnsafeMutablePointer<UInt8>) -> Int {
+    let count = hexDigitCount(value, width)
+    let digits: StaticString = "0123456789ABCDEF"
+    for i in 0..<count {
+        let shift = 4 * (count - 1 - i)
+        text[i] = shift < 64 ? digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)] : UInt8(ascii: "0")
     }
+    return count
 }
 
 /// Two hex digits, as codes are quoted in the specs ("0x0D").
