@@ -1,3 +1,5 @@
+import ByteReading
+
 /// Fields written as bytes as a decoder gives them, for output on its way to JSON (`bluetape
 /// decode`, `golden check`): no `Field`, array or string is made for them, and nothing has to be
 /// freed but the one buffer, which is used again and again.
@@ -321,15 +323,7 @@ public final class FieldPacker: FieldWriting {
         base.storeBytes(of: UInt32(n), toByteOffset: used, as: UInt32.self)
         used += 4
         guard let source = utf8.baseAddress, n > 0 else { return }
-        let target = base + used
-        // Names and texts are a few bytes long: a loop beats a call to memcpy.
-        if n <= 32 {
-            for i in 0..<n {
-                target.storeBytes(of: source.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self)
-            }
-        } else {
-            target.copyMemory(from: source, byteCount: n)
-        }
+        RawBytes.copy(n, from: source, to: base + used)
         used += n
     }
 
@@ -339,13 +333,7 @@ public final class FieldPacker: FieldWriting {
     }
 
     private func grow(_ needed: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
-        newBase.copyMemory(from: base, byteCount: used)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+        base = RawBytes.grow(base, used: used, capacity: &capacity, needed: needed)
     }
 }
 

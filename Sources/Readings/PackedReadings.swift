@@ -1,4 +1,5 @@
 import BluetoothPackets
+import ByteReading
 import FieldJSON
 import JSON
 import PayloadDecoders
@@ -106,13 +107,7 @@ public final class PackedReadings: @unchecked Sendable {
     }
 
     private func grow(_ needed: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
-        newBase.copyMemory(from: base, byteCount: used)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+        base = RawBytes.grow(base, used: used, capacity: &capacity, needed: needed)
     }
 
     @inline(__always)
@@ -136,15 +131,7 @@ public final class PackedReadings: @unchecked Sendable {
         base.storeBytes(of: L(n), toByteOffset: used, as: L.self)
         used += MemoryLayout<L>.size
         guard let source = bytes.baseAddress, n > 0 else { return }
-        let target = base + used
-        // Names, ids and values are a few bytes long: a loop beats a call to memcpy.
-        if n <= 32 {
-            for i in 0..<n {
-                target.storeBytes(of: source.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self)
-            }
-        } else {
-            target.copyMemory(from: source, byteCount: n)
-        }
+        RawBytes.copy(n, from: source, to: base + used)
         used += n
     }
 
