@@ -179,7 +179,7 @@ public final class FieldPacker: FieldWriting {
     // MARK: Writing
 
     // Inlined into each decoder's reading, where the kind of each value is known: the switch
-    // on it goes, and a field with a number or a truth is one check for room and a few stores.
+    // on it goes, and a field is a check for room and a few stores.
     @inline(__always)
     public func append(_ name: String, _ value: FieldValue) {
         let number = self.number(name)
@@ -187,32 +187,7 @@ public final class FieldPacker: FieldWriting {
             appendUnnumbered(name, value)
             return
         }
-        reserve(11)
-        let target = base + used
-        target.storeBytes(of: number, as: UInt16.self)
-        switch value {
-        case .int(let i):
-            target.storeBytes(of: Tag.int, toByteOffset: 2, as: UInt8.self)
-            target.storeBytes(of: i, toByteOffset: 3, as: Int64.self)
-            used += 11
-        case .double(let d):
-            target.storeBytes(of: Tag.double, toByteOffset: 2, as: UInt8.self)
-            target.storeBytes(of: d, toByteOffset: 3, as: Double.self)
-            used += 11
-        case .bool(let b):
-            target.storeBytes(of: b ? Tag.true : Tag.false, toByteOffset: 2, as: UInt8.self)
-            used += 3
-        case .null:
-            target.storeBytes(of: Tag.null, toByteOffset: 2, as: UInt8.self)
-            used += 3
-        case .string(let text):
-            target.storeBytes(of: Tag.string, toByteOffset: 2, as: UInt8.self)
-            used += 3
-            put(text)
-        case .list(let list):
-            used += 2
-            put(list)
-        }
+        put(value, named: number)
         position += 1
     }
 
@@ -269,17 +244,36 @@ public final class FieldPacker: FieldWriting {
         return number
     }
 
-    /// A value: a list's elements, or an unnumbered field's.
-    private func put(_ value: FieldValue) {
+    /// A value, after its name's number when one is given: its tag and what follows it, with one
+    /// check for room for all of it but a string's or a list's contents.
+    @inline(__always)
+    private func put(_ value: FieldValue, named number: UInt16? = nil) {
+        let start = number == nil ? 0 : 2
+        reserve(start + 9)
+        let target = base + used
+        if let number { target.storeBytes(of: number, as: UInt16.self) }
         switch value {
-        case .int(let i): putTagged(Tag.int, UInt64(bitPattern: i))
-        case .double(let d): putTagged(Tag.double, d.bitPattern)
-        case .bool(let b): putTag(b ? Tag.true : Tag.false)
-        case .null: putTag(Tag.null)
+        case .int(let i):
+            target.storeBytes(of: Tag.int, toByteOffset: start, as: UInt8.self)
+            target.storeBytes(of: i, toByteOffset: start + 1, as: Int64.self)
+            used += start + 9
+        case .double(let d):
+            target.storeBytes(of: Tag.double, toByteOffset: start, as: UInt8.self)
+            target.storeBytes(of: d, toByteOffset: start + 1, as: Double.self)
+            used += start + 9
+        case .bool(let b):
+            target.storeBytes(of: b ? Tag.true : Tag.false, toByteOffset: start, as: UInt8.self)
+            used += start + 1
+        case .null:
+            target.storeBytes(of: Tag.null, toByteOffset: start, as: UInt8.self)
+            used += start + 1
         case .string(let text):
-            putTag(Tag.string)
+            target.storeBytes(of: Tag.string, toByteOffset: start, as: UInt8.self)
+            used += start + 1
             put(text)
-        case .list(let list): put(list)
+        case .list(let list):
+            used += start
+            put(list)
         }
     }
 
@@ -289,21 +283,6 @@ public final class FieldPacker: FieldWriting {
         base.storeBytes(of: UInt32(list.count), toByteOffset: used + 1, as: UInt32.self)
         used += 5
         for element in list { put(element) }
-    }
-
-    @inline(__always)
-    private func putTagged(_ tag: UInt8, _ payload: UInt64) {
-        reserve(9)
-        base.storeBytes(of: tag, toByteOffset: used, as: UInt8.self)
-        base.storeBytes(of: payload, toByteOffset: used + 1, as: UInt64.self)
-        used += 9
-    }
-
-    @inline(__always)
-    private func putTag(_ tag: UInt8) {
-        reserve(1)
-        base.storeBytes(of: tag, toByteOffset: used, as: UInt8.self)
-        used += 1
     }
 
     /// A string's UTF-8 length (UInt32) and bytes.
@@ -334,26 +313,6 @@ public final class FieldPacker: FieldWriting {
 
     private func grow(_ needed: Int) {
         base = RawBytes.grow(base, used: used, capacity: &capacity, needed: needed)
-    }
-}
-
-/// A string's representation (two words): the same for two copies of one string, which are then
-/// known equal without a call, a retain or a release, while one of them is kept alive.
-struct StringBits: Equatable {
-    var first: UInt64
-    var second: UInt64
-    static let none = StringBits(first: 0, second: 0)
-
-    @inline(__always)
-    init(first: UInt64, second: UInt64) {
-        self.first = first
-        self.second = second
-    }
-
-    /// Read where the string lies: no copy, so no retain.
-    @inline(__always)
-    init(_ text: borrowing String) {
-        self = withUnsafeBytes(of: text) { $0.loadUnaligned(as: StringBits.self) }
     }
 }
 

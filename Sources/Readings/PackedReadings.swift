@@ -158,12 +158,6 @@ public final class ReadingPacker {
         var idBits: StringBits
         var number: UInt16
     }
-    /// A string's representation (two words): equal for two copies of one string, which are then
-    /// known equal without a call, a retain or a release.
-    struct StringBits: Equatable {
-        var first: UInt64
-        var second: UInt64
-    }
     @exclusivity(unchecked) private var decoders: [DecoderText] = []
     @exclusivity(unchecked) private var lastDecoder = 0
     /// The sources met (a handful: "adv" and the ATT operations), by representation.
@@ -228,14 +222,14 @@ public final class ReadingPacker {
             chunk.put(Int64(repeats))
         }
         switch reading.outcome {
-        case .fields(let held):
+        case .fields(let readingFields):
             flags |= PackedReadings.Flag.fields
             if !span.isNone {
                 putFields(span, chunk)
             } else {
                 // Fields the reading holds: packed here for as long as it takes to copy them (under
                 // the decoder's place among the ids sent, when this packer has its own).
-                let own = fields.pack(held, row: ownsFields ? slot : -1)
+                let own = fields.pack(readingFields, row: ownsFields ? slot : -1)
                 putFields(own, chunk)
                 fields.discardOutcome()
             }
@@ -263,15 +257,9 @@ public final class ReadingPacker {
         chunk.put(fields.bytes(span), length: UInt32.self)
     }
 
-    /// A string's representation, read where it lies (no copy, so no retain).
-    @inline(__always)
-    static func bits(_ text: borrowing String) -> StringBits {
-        withUnsafeBytes(of: text) { $0.loadUnaligned(as: StringBits.self) }
-    }
-
     /// Sends the decoder's id (by number once sent) and answers its place among those sent.
     private func decoderSlot(_ id: borrowing String, _ chunk: PackedReadings) -> Int {
-        let bits = Self.bits(id)
+        let bits = StringBits(id)
         var slot = -1
         if lastDecoder < decoders.count, decoders[lastDecoder].idBits == bits {
             slot = lastDecoder
@@ -291,7 +279,7 @@ public final class ReadingPacker {
 
     /// Sends a reading's source, by number once sent.
     private func putSource(_ source: borrowing String, _ chunk: PackedReadings) {
-        let bits = Self.bits(source)
+        let bits = StringBits(source)
         for i in sources.indices where sources[i].bits == bits {
             putReference(sources[i].number, source, chunk)
             return
