@@ -333,16 +333,23 @@ private final class ChunkFilling {
     static let chunkSize = 1 << 16
     let sink: HandoffSink<PackedReadings>
     let packer: ReadingPacker
-    @exclusivity(unchecked) var chunk = PackedReadings(capacity: chunkSize + 4096)
+    /// The chunk being filled, held here; `filling` is the same chunk, reached for each reading
+    /// without retaining and releasing it (a class in a variable is, each time it is read).
+    @exclusivity(unchecked) private var chunk = PackedReadings(capacity: chunkSize + 4096)
+    @exclusivity(unchecked) private var filling: Unmanaged<PackedReadings>
 
     init(_ sink: HandoffSink<PackedReadings>, fields: FieldPacker) {
         self.sink = sink
         packer = ReadingPacker(sharing: fields)
+        filling = .passUnretained(chunk)
     }
 
     func take(_ reading: consuming Reading, fields span: FieldPacker.Span) {
-        packer.pack(reading, fields: span, into: chunk)
-        if chunk.count >= Self.chunkSize { send() }
+        let full = filling._withUnsafeGuaranteedRef { chunk in
+            packer.pack(reading, fields: span, into: chunk)
+            return chunk.count >= Self.chunkSize
+        }
+        if full { send() }
     }
 
     func end() {
@@ -352,6 +359,7 @@ private final class ChunkFilling {
     private func send() {
         sink.emit(chunk)
         chunk = PackedReadings(capacity: Self.chunkSize + 4096)
+        filling = .passUnretained(chunk)
     }
 }
 

@@ -19,7 +19,9 @@ enum Combustion {
         for index in 0..<8 { fields.append(temperatureNames[index], celsius(raw[13 * index, 13])) }
     }
 
-    static let temperatureNames = (1...8).map { "t\($0)_c" }
+    /// Literals: short ones are held in the string itself, so handing one on retains nothing
+    /// (an interpolated name is on the heap, retained and released for every field written).
+    static let temperatureNames = ["t1_c", "t2_c", "t3_c", "t4_c", "t5_c", "t6_c", "t7_c", "t8_c"]
 
     /// raw × 0.05 − 20, with the offset folded into the integer so the value prints as its decimal.
     static func celsius(_ raw: UInt64) -> FieldValue { .double(Double(Int64(raw) - 400) / 20) }

@@ -206,6 +206,21 @@ public final class FieldPacker: FieldWriting {
         position += 1
     }
 
+    public func appendList(_ name: String, count: Int, _ element: (Int) -> FieldValue) {
+        let number = self.number(name)
+        guard number != Self.unnumbered else {
+            appendUnnumbered(name, .list((0..<count).map(element)))
+            return
+        }
+        reserve(7)
+        base.storeBytes(of: number, toByteOffset: used, as: UInt16.self)
+        base.storeBytes(of: Tag.list, toByteOffset: used + 2, as: UInt8.self)
+        base.storeBytes(of: UInt32(count), toByteOffset: used + 3, as: UInt32.self)
+        used += 7
+        for index in 0..<count { put(element(index)) }
+        position += 1
+    }
+
     /// A field whose name is past the numbers there are: written in full.
     private func appendUnnumbered(_ name: String, _ value: FieldValue) {
         reserve(2)

@@ -9,6 +9,9 @@ public protocol FieldWriting {
     /// it points and answers how many (a serial, a UUID: no string is made for it on the way to
     /// JSON).
     mutating func appendText(_ name: String, maximumCount: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int)
+    /// A list of `count` values, `element(i)` each in order, written in place (no list is made
+    /// for it on the way to JSON).
+    mutating func appendList(_ name: String, count: Int, _ element: (Int) -> FieldValue)
 }
 
 extension FieldWriting {
@@ -16,6 +19,10 @@ extension FieldWriting {
         _ name: String, maximumCount: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int
     ) {
         append(name, .string(String(unsafeUninitializedCapacity: maximumCount) { write($0.baseAddress!) }))
+    }
+
+    public mutating func appendList(_ name: String, count: Int, _ element: (Int) -> FieldValue) {
+        append(name, .list((0..<count).map(element)))
     }
 }
 

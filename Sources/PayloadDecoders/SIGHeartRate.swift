@@ -48,14 +48,15 @@ public struct SIGHeartRate: PayloadDecoder, PayloadEncoder {
             fields.append("energy_kj", .int(Int64(try reader.u16le("energy_kj"))))
         }
         if flags & rrPresent != 0 {
-            // At least one interval when the flag says they are there.
+            // At least one interval when the flag says they are there. The whole ones are read at
+            // once (a byte left over is an interval cut short, an error), and written as listed.
             try reader.require(2, "rr_intervals_s")
-            var intervals: [FieldValue] = []
-            intervals.reserveCapacity(reader.remaining / 2)
-            while !reader.isAtEnd {
-                intervals.append(.double(Double(try reader.u16le("rr_intervals_s")) / 1024))
+            let intervals = try reader.bytes(reader.remaining & ~1, "rr_intervals_s")
+            if !reader.isAtEnd { _ = try reader.u16le("rr_intervals_s") }
+            fields.appendList("rr_intervals_s", count: intervals.count / 2) { index in
+                let raw = UInt16(littleEndian: intervals.loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self))
+                return .double(Double(raw) / 1024)
             }
-            fields.append("rr_intervals_s", .list(intervals))
         }
         try reader.expectEnd("payload")
     }

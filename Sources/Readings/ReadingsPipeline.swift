@@ -44,15 +44,21 @@ public final class ReadingsPipeline {
     private let output: ReadingOutbox
     /// Where readings' fields are written, when they are packed.
     private let packer: FieldPacker?
+    /// The same packer, not optional, and whether there is one: bound from the optional for
+    /// every payload, the packer was retained and released each time.
+    private let packing: FieldPacker
+    private let packs: Bool
     /// The reading held for its repeat count, per device and decoder: a device's new value makes
     /// its earlier one final, so there is at most one.
     @exclusivity(unchecked) private var pendingDuplicates: [DedupDevice: HeldReading] = [:]
     @exclusivity(unchecked) private var lastExpiry: Int64 = .min
     @exclusivity(unchecked) private var lastFrame = 0
     @exclusivity(unchecked) private var lastTimestamp: Int64 = 0
-    /// An advertising payload's bytes for its decoders: one buffer, refilled for each (copied on
-    /// write should a decoder keep it).
-    @exclusivity(unchecked) private var payloadBytes: [UInt8] = []
+    /// The payload handed to the decoders, kept from one to the next so that its bytes' buffer is
+    /// refilled, not made and freed for each (copied on write should a reading keep it). Kept in
+    /// a slot of its own and moved out while it is used: a class's stored value handed to a call
+    /// is copied, its buffers retained and released each time.
+    private let payloadSlot: UnsafeMutablePointer<Payload>
 
     public convenience init(decoders: DecoderSet, options: Options = Options()) {
         self.init(decoders, options, packer: nil)
@@ -68,6 +74,8 @@ public final class ReadingsPipeline {
         self.decoders = decoders
         self.options = options
         self.packer = packer
+        packing = packer ?? FieldPacker()
+        packs = packer != nil
         output = ReadingOutbox(packer: packer)
         dedupKeys = decoders.decoders.map(\.dedupKey)
         deduplicates = dedupKeys.map { $0 != nil }
@@ -76,6 +84,13 @@ public final class ReadingsPipeline {
         hasFollowUp = followUpOf.map { $0 != nil }
         observedOnly = followUpOf.map { $0?.observesOnly }
         packsDirectly = followUpOf.map { $0 == nil || $0?.observesOnly != nil }
+        payloadSlot = .allocate(capacity: 1)
+        payloadSlot.initialize(to: Payload(.manufacturerData(company: 0), []))
+    }
+
+    deinit {
+        payloadSlot.deinitialize(count: 1)
+        payloadSlot.deallocate()
     }
 
     /// Decodes what the event carries and hands over the readings that are ready, in order.
@@ -152,46 +167,65 @@ public final class ReadingsPipeline {
     // MARK: Advertising
 
     private func advertisement(_ adv: Advertisement, _ event: Event) {
+        var payload = payloadSlot.move()
+        adv.data.withUnsafeBytes { decodePayloads(in: $0, of: adv, event, with: &payload) }
+        payloadSlot.initialize(to: consume payload)
+    }
+
+    /// The manufacturer and service data in an advertisement's AD structures, each in `payload`
+    /// in turn, to their decoders.
+    private func decodePayloads(
+        in bytes: UnsafeRawBufferPointer, of adv: Advertisement, _ event: Event, with payload: inout Payload
+    ) {
         var context: PayloadContext?
-        adv.data.withUnsafeBytes { bytes in
-            for s in AdvertisingData.structures(in: bytes) {
-                let key: MatchKey
-                let match: Reading.Match
-                let payload: UnsafeRawBufferPointer
-                switch s.kind {
-                case .manufacturerData(let company, let data):
-                    key = .company(company)
-                    match = .company(company)
-                    payload = data
-                case .serviceData(let uuid, let data):
-                    key = .serviceData(uuid)
-                    match = .serviceData(uuid)
-                    payload = data
-                default:
-                    continue
-                }
-                // Most structures no decoder claims: nothing to copy or gather for them.
-                let candidates = decoders.decoders(for: key)
-                guard !candidates.isEmpty || options.includeUndecoded else { continue }
-                let payloadContext: PayloadContext
-                if decoders.readsAdvertisingContext(key) {
-                    if context == nil { context = Self.context(of: adv, bytes) }
-                    payloadContext = context!
-                } else {
-                    payloadContext = PayloadContext(address: adv.address)
-                }
-                if payloadBytes.count == payload.count {
-                    // A device's payloads keep their length: overwritten in place, where emptying
-                    // and appending took the array's general paths.
-                    payloadBytes.withUnsafeMutableBytes { $0.copyMemory(from: payload) }
-                } else {
-                    payloadBytes.removeAll(keepingCapacity: true)
-                    payloadBytes.append(contentsOf: payload)
-                }
-                decode(
-                    key, candidates, match: match, bytes: payloadBytes, source: "adv", operation: nil,
-                    address: adv.address, context: payloadContext, event)
+        for s in AdvertisingData.structures(in: bytes) {
+            let key: MatchKey
+            let match: Reading.Match
+            let data: UnsafeRawBufferPointer
+            switch s.kind {
+            case .manufacturerData(let company, let structureData):
+                key = .company(company)
+                match = .company(company)
+                payload.source = .manufacturerData(company: company)
+                data = structureData
+            case .serviceData(let uuid, let structureData):
+                key = .serviceData(uuid)
+                match = .serviceData(uuid)
+                payload.source = .serviceData(uuid: uuid)
+                data = structureData
+            default:
+                continue
             }
+            // Most structures no decoder claims: nothing to copy or gather for them.
+            let candidates = decoders.candidates(for: key)
+            guard !candidates.isEmpty || options.includeUndecoded else { continue }
+            if decoders.readsAdvertisingContext(key) {
+                if context == nil { context = Self.context(of: adv, bytes) }
+                payload.context = context!
+            } else {
+                Self.setContext(of: &payload, address: adv.address)
+            }
+            Self.setBytes(of: &payload, to: data)
+            decode(candidates, match: match, payload: payload, source: "adv", address: adv.address, event)
+        }
+    }
+
+    /// A context with the address alone, without a release or retain when it had no more.
+    private static func setContext(of payload: inout Payload, address: BluetoothAddress?) {
+        payload.context.address = address
+        if payload.context.localName != nil { payload.context.localName = nil }
+        if !payload.context.serviceUUIDs.isEmpty { payload.context.serviceUUIDs = [] }
+    }
+
+    /// Copies `bytes` into the payload's buffer, in place when it holds as many.
+    private static func setBytes(of payload: inout Payload, to bytes: UnsafeRawBufferPointer) {
+        if payload.bytes.count == bytes.count {
+            // A device's payloads keep their length: overwritten in place, where emptying and
+            // appending took the array's general paths.
+            payload.bytes.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
+        } else {
+            payload.bytes.removeAll(keepingCapacity: true)
+            payload.bytes.append(contentsOf: bytes)
         }
     }
 
@@ -216,22 +250,25 @@ public final class ReadingsPipeline {
     // MARK: Attribute values
 
     private func attribute(_ att: ATTEvent, _ event: Event) {
-        guard !att.partial, let value = att.value, let operation = Self.operation(att) else { return }
-        let uuid = att.attribute?.uuid
-        let source = att.op
-        guard let uuid else {
+        // The value is read where it lies: bound to a name, it was retained and released.
+        guard !att.partial, att.value != nil, let operation = Self.operation(att) else { return }
+        guard let uuid = att.attribute?.uuid else {
             if options.includeUndecoded {
                 output.append(
                     Reading(
-                        frame: event.frame, timestamp: event.timestamp, address: att.peer, decoder: nil, source: source,
-                        match: .characteristic(nil), outcome: .undecoded(value)))
+                        frame: event.frame, timestamp: event.timestamp, address: att.peer, decoder: nil, source: att.op,
+                        match: .characteristic(nil), outcome: .undecoded(att.value ?? [])))
             }
             return
         }
-        decode(
-            .characteristic(uuid), decoders.decoders(for: .characteristic(uuid)), match: .characteristic(uuid),
-            bytes: value, source: source, operation: operation, address: att.peer,
-            context: PayloadContext(address: att.peer), event)
+        let candidates = decoders.candidates(for: .characteristic(uuid))
+        guard !candidates.isEmpty || options.includeUndecoded else { return }
+        var payload = payloadSlot.move()
+        payload.source = .attribute(uuid: uuid, operation: operation)
+        Self.setContext(of: &payload, address: att.peer)
+        att.value?.withUnsafeBytes { Self.setBytes(of: &payload, to: $0) }
+        decode(candidates, match: .characteristic(uuid), payload: payload, source: att.op, address: att.peer, event)
+        payloadSlot.initialize(to: consume payload)
     }
 
     /// The value operations decoders see; requests, discovery and errors carry no attribute value.
@@ -254,44 +291,39 @@ public final class ReadingsPipeline {
 
     // MARK: Decoding
 
-    /// `candidates`: the decoders for `key`, in order (empty when none claims it).
+    /// `candidates`: where the decoders for the payload's key lie in the set's candidates, in
+    /// order (empty when none claims it).
     private func decode(
-        _ key: MatchKey, _ candidates: [DecoderSet.Candidate], match: Reading.Match, bytes: [UInt8], source: String,
-        operation: ValueOperation?, address: BluetoothAddress?, context: consuming PayloadContext, _ event: Event
+        _ candidates: Range<Int>, match: Reading.Match, payload: borrowing Payload, source: String,
+        address: BluetoothAddress?, _ event: Event
     ) {
-        let payloadSource: PayloadSource
-        switch key {
-        case .company(let company): payloadSource = .manufacturerData(company: company)
-        case .serviceData(let uuid): payloadSource = .serviceData(uuid: uuid)
-        case .characteristic(let uuid): payloadSource = .attribute(uuid: uuid, operation: operation ?? .notify)
-        }
         var decoded = false
         if !candidates.isEmpty {
-            let payload = Payload(payloadSource, bytes, context: consume context)
-            for candidate in candidates {
+            for index in candidates {
+                let candidate = decoders.candidates[index]
                 if countedAsRepeat(payload, decoder: candidate.slot, address: address, at: event.timestamp) {
                     decoded = true
                     continue
                 }
                 let followedUp = hasFollowUp[candidate.slot]
-                if let packer, packsDirectly[candidate.slot] {
+                if packs, packsDirectly[candidate.slot] {
                     // The fields straight into the packer, where the decoder can: no list of
                     // outcomes, and no fields to hand over or free.
-                    packer.beginOutcome(row: candidate.slot)
+                    packing.beginOutcome(row: candidate.slot)
                     let outcome: Reading.Outcome
                     let span: FieldPacker.Span
-                    switch candidate.decoder.decode(payload, packingInto: packer) {
+                    switch candidate.decoder.decode(payload, packingInto: packing) {
                     case .none:
-                        packer.discardOutcome()
+                        packing.discardOutcome()
                         continue
                     case .fields:
-                        (outcome, span) = (.fields(Fields()), packer.endOutcome())
-                        if followedUp { observe(span, packer, candidate.slot, address, event) }
+                        (outcome, span) = (.fields(Fields()), packing.endOutcome())
+                        if followedUp { observe(span, packing, candidate.slot, address, event) }
                     case .error(let error):
-                        packer.discardOutcome()
+                        packing.discardOutcome()
                         (outcome, span) = (.error(error), .none)
                     case .outcomes(var outcomes):
-                        packer.discardOutcome()
+                        packing.discardOutcome()
                         if outcomes.isEmpty { continue }
                         decoded = true
                         decodeEach(&outcomes, candidate, payload, followedUp: followedUp, address, source, match, event)
@@ -315,7 +347,7 @@ public final class ReadingsPipeline {
             output.append(
                 Reading(
                     frame: event.frame, timestamp: event.timestamp, address: address, decoder: nil, source: source,
-                    match: match, outcome: .undecoded(bytes)))
+                    match: match, outcome: .undecoded(payload.bytes)))
         }
     }
 
