@@ -126,7 +126,7 @@ let package = Package(
             dependencies: [
                 "ByteReading", "CaptureModel", "CaptureFiles", "BluetoothPackets", "BluetoothTracking", "EventOutput",
                 "PayloadDecoders",
-                "Layouts", "JSON", "Readings", "Synthesis", "GoldenDiff", "BluetapeCLI", "TestSupport",
+                "Layouts", "JSON", "Readings", "Synthesis", "GoldenDiff", "Bluetape", "BluetapeCLI", "TestSupport",
             ]),
         .testTarget(
             name: "StatisticsTests",

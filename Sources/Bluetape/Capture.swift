@@ -223,7 +223,7 @@ public final class Capture {
         let fields = FieldPacker()
         return try decodeInStages(decoding, filter: filter, batchSize: 1, packing: fields) {
             (chunks: HandoffSink<PackedReadings>) in
-            let filling = ChunkFilling(chunks, fields: fields)
+            let filling = ChunkFilling(fields: fields) { chunks.emit($0) }
             return ({ filling.take($0, fields: $1) }, { filling.end() })
         } consume: { chunk in
             chunk.forEach(body)
@@ -255,7 +255,7 @@ public final class Capture {
     }
 
     /// A pipeline for `decoding`, packing fields into `packing` when it is given.
-    private static func pipeline(_ decoding: DecoderConfiguration, packing: FieldPacker?) -> ReadingsPipeline {
+    static func pipeline(_ decoding: DecoderConfiguration, packing: FieldPacker?) -> ReadingsPipeline {
         guard let packing else { return ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline) }
         return ReadingsPipeline(decoders: decoding.decoderSet, options: decoding.pipeline, packingInto: packing)
     }
@@ -296,50 +296,25 @@ public final class Capture {
             consume(element)
         }
     }
-
-    /// The readings as canonical JSON Lines, what golden files hold.
-    public func readingsJSONL(_ decoding: DecoderConfiguration) throws(CaptureError) -> [UInt8] {
-        var readings: [UInt8] = []
-        try writeReadingsJSONL(decoding) { readings.append(contentsOf: $0) }
-        return readings
-    }
-
-    /// The same text handed to `write` in pieces of about 64 KiB as it is made, so that a caller
-    /// comparing or saving it need not hold it all.
-    public func writeReadingsJSONL(
-        _ decoding: DecoderConfiguration, _ write: (UnsafeRawBufferPointer) -> Void
-    ) throws(CaptureError) {
-        let piece = 1 << 16
-        var writer = JSONWriter(capacity: piece + 4096)
-        var json = PackedReadingJSON()
-        // Concurrently even when several captures are checked at once: the last one then still
-        // has every core, and the scheduler shares them out the rest of the time.
-        try forEachPackedReading(decoding, concurrently: true) { reading in
-            json.write(reading, to: &writer)
-            if writer.count >= piece {
-                writer.withBytes(write)
-                writer.reset()
-            }
-            return true
-        }
-        writer.withBytes(write)
-    }
 }
 
 /// Packs readings into chunks on the decoding thread and sends each on as it fills. A class, not
 /// variables the closures capture: those were checked for exclusive access at run time, three
 /// times a reading.
-private final class ChunkFilling {
+final class ChunkFilling {
     static let chunkSize = 1 << 16
-    let sink: HandoffSink<PackedReadings>
+    let send: (PackedReadings) -> Void
     let packer: ReadingPacker
+    /// Whether each chunk names its texts anew (`ReadingPacker.startChunk`).
+    let selfContained: Bool
     /// The chunk being filled, held here; `filling` is the same chunk, reached for each reading
     /// without retaining and releasing it (a class in a variable is, each time it is read).
     @exclusivity(unchecked) private var chunk = PackedReadings(capacity: chunkSize + 4096)
     @exclusivity(unchecked) private var filling: Unmanaged<PackedReadings>
 
-    init(_ sink: HandoffSink<PackedReadings>, fields: FieldPacker) {
-        self.sink = sink
+    init(fields: FieldPacker, selfContained: Bool = false, send: @escaping (PackedReadings) -> Void) {
+        self.send = send
+        self.selfContained = selfContained
         packer = ReadingPacker(sharing: fields)
         filling = .passUnretained(chunk)
     }
@@ -349,17 +324,18 @@ private final class ChunkFilling {
             packer.pack(reading, fields: span, into: chunk)
             return chunk.count >= Self.chunkSize
         }
-        if full { send() }
+        if full { sendChunk() }
     }
 
     func end() {
-        if chunk.readings > 0 { send() }
+        if chunk.readings > 0 { sendChunk() }
     }
 
-    private func send() {
-        sink.emit(chunk)
+    private func sendChunk() {
+        send(chunk)
         chunk = PackedReadings(capacity: Self.chunkSize + 4096)
         filling = .passUnretained(chunk)
+        if selfContained { packer.startChunk() }
     }
 }
 

@@ -91,10 +91,8 @@ enum DecodeCommand: Command {
                 return
             }
             let member = label ? JSONWriter.member("capture", path) : nil
-            var json = PackedReadingJSON()
-            try capture.forEachPackedReading(setup.configuration, filter: filter, concurrently: true) { reading in
-                json.write(reading, to: &writer, leading: member)
-                context.stdout.drain(&writer)
+            try capture.writeReadingsJSONL(setup.configuration, filter: filter, leading: member) { json in
+                context.stdout.write(json)
                 return context.stdout.failure == nil
             }
         }

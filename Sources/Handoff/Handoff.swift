@@ -46,12 +46,17 @@ public enum Handoff {
     ///   - produce: Runs on the second thread; gives each element to `sink.emit` and may poll
     ///     `sink.isCancelled` to stop early. Its result is returned by `run`.
     ///   - consume: Runs on the calling thread, in order; returns false to stop.
+    ///   - help: Work of the consumer's that the producer can do: called on the producer's
+    ///     thread after it hands a batch over while at least half the queue waits for the
+    ///     consumer (so the consumer has enough to go on meanwhile). Done by the time `run`
+    ///     returns.
     @inlinable
     public static func run<Element: Sendable, Result>(
         batchSize: Int = 1024,
         depth: Int = 8,
         produce: (_ sink: HandoffSink<Element>) -> Result,
-        consume: (borrowing Element) -> Bool
+        consume: (borrowing Element) -> Bool,
+        whileAhead help: (() -> Void)? = nil
     ) -> Result {
         guard isUseful else { return inline(produce: produce, consume: consume) }
         return withoutActuallyEscaping(produce) { produce in
@@ -59,7 +64,9 @@ public enum Handoff {
             let finished = DispatchSemaphore(value: 0)
             let box = ResultBox<Result>()
             let body = ProducerBody {
-                let sink = HandoffSink<Element>(batchSize: batchSize, send: queue.put, spare: queue.spare)
+                let sink = HandoffSink<Element>(
+                    batchSize: batchSize, send: queue.put, spare: queue.spare, help: help,
+                    consumerIsBehind: queue.isHalfFull)
                 box.value = produce(sink)
                 sink.flush()
                 queue.finish()
@@ -113,15 +120,21 @@ public final class HandoffSink<Element> {
     @exclusivity(unchecked) @usableFromInline var stopped = false
     /// On one thread: the consumer itself, given each element as it comes.
     @usableFromInline let direct: ((borrowing Element) -> Bool)?
+    /// The consumer's work this side takes on while the consumer is behind (`Handoff.run`).
+    @usableFromInline let help: (() -> Void)?
+    @usableFromInline let consumerIsBehind: () -> Bool
 
     @usableFromInline
     init(
         batchSize: Int, send: @escaping (HandoffBatch<Element>) -> Bool,
-        spare: @escaping () -> HandoffBatch<Element>?
+        spare: @escaping () -> HandoffBatch<Element>?, help: (() -> Void)?,
+        consumerIsBehind: @escaping () -> Bool
     ) {
         self.batchSize = max(1, batchSize)
         self.send = send
         self.spare = spare
+        self.help = help
+        self.consumerIsBehind = consumerIsBehind
         direct = nil
         batch = HandoffBatch(capacity: self.batchSize)
         slots = batch.base
@@ -133,6 +146,8 @@ public final class HandoffSink<Element> {
         send = { _ in false }
         spare = { nil }
         direct = consume
+        help = nil
+        consumerIsBehind = { false }
         batch = HandoffBatch(capacity: 0)
         slots = batch.base
     }
@@ -170,6 +185,7 @@ public final class HandoffSink<Element> {
         batch.initialized = initialized
         batch.dropStale()
         if !stopped { stopped = !send(batch) }
+        if !stopped, let help, consumerIsBehind() { help() }
         if let reused = spare() {
             reused.refill()
             batch = reused
@@ -312,6 +328,12 @@ final class BatchQueue<Element>: @unchecked Sendable {
         lock.withLock {
             if !stopped { spares.append(batch) }
         }
+    }
+
+    /// Whether half the queue or more waits for the consumer.
+    @usableFromInline
+    func isHalfFull() -> Bool {
+        lock.withLock { queued >= depth - wakeAfter }
     }
 
     @usableFromInline

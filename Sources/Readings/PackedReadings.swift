@@ -181,6 +181,13 @@ public final class ReadingPacker {
         ownsFields = false
     }
 
+    /// Starts a chunk that names its texts anew, as if none had been sent: its readings can be
+    /// written out by a `PackedReadingJSON` that has seen no other chunk (reset), on any thread.
+    public func startChunk() {
+        namesSent = 0
+        for number in sent.indices { sent[number] = false }
+    }
+
     /// Packs `reading` after the others in `chunk`. `span`: where its fields lie in the shared
     /// field packer, for a reading from a pipeline that packs them.
     public func pack(_ reading: borrowing Reading, fields span: FieldPacker.Span = .none, into chunk: PackedReadings) {
@@ -330,6 +337,14 @@ public struct PackedReadingJSON {
     private var nameSpans: [Range<Int>] = []
 
     public init() {}
+
+    /// Forgets the texts learned, for a chunk that names its own (`ReadingPacker.startChunk`).
+    public mutating func reset() {
+        texts.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        names.removeAll(keepingCapacity: true)
+        nameSpans.removeAll(keepingCapacity: true)
+    }
 
     /// `reading` as canonical JSON, one line: what `bluetape decode` and golden files hold.
     /// `leading`: a member to put first (`"capture":"a.btsnoop",`), already encoded.
