@@ -53,8 +53,12 @@ extension Capture {
         let statistics = Handoff.run { events in
             EventStream.read(
                 reader, options: decoding.tracker, stop: { events.isCancelled }, firstRecord: { filter.timeBase = $0 }
-            ) { (event: consuming Event) in
-                if !filtering || filter.accepts(event) { events.emit(consume event) }
+            ) { (event: UnsafeMutablePointer<Event>) in
+                if !filtering || filter.accepts(event.pointee) {
+                    events.emit(takingFrom: event)
+                } else {
+                    event.deinitialize(count: 1)
+                }
             }
         } consume: { event in
             pipeline.consume(event, packed: pass)

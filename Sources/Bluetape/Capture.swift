@@ -174,8 +174,12 @@ public final class Capture {
         }
         return Handoff.run { sink in
             EventStream.read(reader, options: tracker, stop: { sink.isCancelled }, firstRecord: first) {
-                (event: consuming Event) in
-                if !filtering || filter.accepts(event) { sink.emit(consume event) }
+                (event: UnsafeMutablePointer<Event>) in
+                if !filtering || filter.accepts(event.pointee) {
+                    sink.emit(takingFrom: event)
+                } else {
+                    event.deinitialize(count: 1)
+                }
             }
         } consume: { event in
             body(event)
@@ -282,8 +286,12 @@ public final class Capture {
             let statistics = Handoff.run { events in
                 EventStream.read(
                     reader, options: decoding.tracker, stop: { events.isCancelled }, firstRecord: { filter.timeBase = $0 }
-                ) { (event: consuming Event) in
-                    if !filtering || filter.accepts(event) { events.emit(consume event) }
+                ) { (event: UnsafeMutablePointer<Event>) in
+                    if !filtering || filter.accepts(event.pointee) {
+                        events.emit(takingFrom: event)
+                    } else {
+                        event.deinitialize(count: 1)
+                    }
                 }
             } consume: { event in
                 pipeline.consume(event, packed: pass)

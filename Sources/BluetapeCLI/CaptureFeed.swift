@@ -64,9 +64,10 @@ struct CaptureFeed {
         let tracker = configuration.tracker
         let statistics = Handoff.run { readings in
             Handoff.run { events in
-                EventStream.read(reader, options: tracker, stop: { events.isCancelled }) { (e: consuming Event) in
-                    event(e)
-                    events.emit(e)
+                EventStream.read(reader, options: tracker, stop: { events.isCancelled }) {
+                    (e: UnsafeMutablePointer<Event>) in
+                    event(e.pointee)
+                    events.emit(takingFrom: e)
                 }
             } consume: { (e: borrowing Event) in
                 pipeline.consume(e) { if configuration.keeps($0) { readings.emit($0) } }
@@ -87,7 +88,9 @@ struct CaptureFeed {
     func runEvents(_ reader: CaptureReader, event: (Event) -> Void) -> Tracker.Statistics {
         let tracker = configuration.tracker
         return Handoff.run { events in
-            EventStream.read(reader, options: tracker, stop: { events.isCancelled }) { events.emit($0) }
+            EventStream.read(reader, options: tracker, stop: { events.isCancelled }) {
+                (e: UnsafeMutablePointer<Event>) in events.emit(takingFrom: e)
+            }
         } consume: { (e: borrowing Event) in
             event(e)
             return true

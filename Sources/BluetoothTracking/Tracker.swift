@@ -32,7 +32,7 @@ public final class Tracker {
     let options: Options
     @exclusivity(unchecked) public internal(set) var statistics = Statistics()
 
-    @exclusivity(unchecked) var connections: [UInt32: Connection] = [:]
+    @exclusivity(unchecked) var connections = ConnectionTable()
     /// GATT databases learned in connections that have ended, by server.
     @exclusivity(unchecked) var cache: [GATTServer: GATTDatabase] = [:]
     @exclusivity(unchecked) var localAddresses: [UInt16: BluetoothAddress] = [:]
@@ -94,8 +94,15 @@ public final class Tracker {
     /// Runs `body` with `emit` as where events go, for `consumeStreamed`: a stream of records
     /// makes its closure escaping once, not once per record (each time a heap box and a check).
     func streaming(to emit: (consuming Event) -> Void, _ body: () -> Void) {
-        withoutActuallyEscaping(emit) { emit in
-            let target = EventSink(emit)
+        streaming(takingFrom: { emit($0.move()) }, body)
+    }
+
+    /// `streaming`, with each event handed over where it lies: `take` moves it out of the
+    /// pointer (or deinitializes it). An event of two hundred bytes passed on by value was copied
+    /// at each call on its way into the next stage's batch.
+    func streaming(takingFrom take: (UnsafeMutablePointer<Event>) -> Void, _ body: () -> Void) {
+        withoutActuallyEscaping(take) { take in
+            let target = EventSink(take)
             sink = Unmanaged.passUnretained(target)
             defer { sink = nil }
             withExtendedLifetime(target) { body() }
@@ -123,7 +130,13 @@ public final class Tracker {
         if heldCount > 0 { expireHolds() }
         // Most events went straight out (`push`): nothing waits, and the sink is not taken out
         // (a retain and a release) for each record.
-        if !outbox.isEmpty, let sink { drain(sink.takeUnretainedValue().emit) }
+        if !outbox.isEmpty, let sink {
+            let target = sink.takeUnretainedValue()
+            drain { event in
+                outgoing.initialize(to: event)
+                target.take(outgoing)
+            }
+        }
     }
 
     /// Ends the stream: decides held events, reports unfinished fragments, caches open connections.
@@ -163,16 +176,15 @@ public final class Tracker {
 
     func push(_ body: consuming Event.Body, held: Bool = false) {
         statistics.events += 1
-        let event = Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated)
-        // Nothing waiting: the event goes straight out.
+        // Nothing waiting: the event goes straight out, made in a slot that the sink, borrowed
+        // without a retain, moves it out of.
         if !held, heldCount == 0, outboxStart == outbox.count, let sink {
-            // Through a slot, so that the event is moved, not copied, into a closure that
-            // borrows the sink without retaining it.
-            outgoing.initialize(to: event)
-            sink._withUnsafeGuaranteedRef { $0.emit(outgoing.move()) }
+            outgoing.initialize(
+                to: Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated))
+            sink._withUnsafeGuaranteedRef { $0.take(outgoing) }
             return
         }
-        outbox.append(event)
+        outbox.append(Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated))
         outboxHeld.append(held)
         if held { heldCount += 1 }
     }
@@ -226,8 +238,9 @@ public final class Tracker {
 
     /// Where `streaming` sends events.
     final class EventSink {
-        let emit: (consuming Event) -> Void
-        init(_ emit: @escaping (consuming Event) -> Void) { self.emit = emit }
+        /// Moves the event out of the pointer it is given.
+        let take: (UnsafeMutablePointer<Event>) -> Void
+        init(_ take: @escaping (UnsafeMutablePointer<Event>) -> Void) { self.take = take }
     }
 
     /// Holds wait at most a few seconds or a few hundred events, so output never stalls.

@@ -12,6 +12,9 @@ final class BTSnoopReader {
     static let epochOffset: Int64 = 0x00dc_ddb3_0f2f_8000
 
     let datalink: LinkType
+    /// How the datalink frames a record, decided once: switching on `datalink` per record read
+    /// its cases from another module each time.
+    private let framing: Framing
     private let input: InputBuffer
     @exclusivity(unchecked) private(set) var problems = ProblemLog()
     @exclusivity(unchecked) private var frame = 0
@@ -27,8 +30,18 @@ final class BTSnoopReader {
         guard datalink == .btsnoopHCI || datalink == .btsnoopUART || datalink == .btsnoopMonitor else {
             throw .unsupportedDatalink(path: path, datalink: datalink)
         }
+        framing = datalink == .btsnoopMonitor ? .monitor : datalink == .btsnoopHCI ? .hci : .h4
         self.input = input
         input.consume(Self.headerSize)
+    }
+
+    private enum Framing {
+        /// 2001: the monitor opcode and adapter in the flags.
+        case monitor
+        /// 1001: direction and command/event in the flags.
+        case hci
+        /// 1002: direction in the flags, the packet type in the H4 byte before the packet.
+        case h4
     }
 
     /// Whether the first record header (at `index`, after the file header) of an H4 file could be
@@ -82,27 +95,28 @@ final class BTSnoopReader {
     /// Fills in kind, direction and adapter from the flags, and strips the H4 byte of datalink 1002.
     @inline(__always)
     private func frameRecord(_ record: inout CaptureRecord, flags: UInt32) {
-        switch datalink {
-        case .btsnoopMonitor:
+        switch framing {
+        case .monitor:
             let opcode = UInt16(truncatingIfNeeded: flags)
             (record.kind, record.direction) = HCIFraming.monitor(opcode: opcode)
             record.adapter = UInt16(truncatingIfNeeded: flags >> 16)
             record.sourceType = opcode
-        case .btsnoopHCI:
+        case .hci:
             let received = flags & 1 != 0
             record.direction = received ? .received : .sent
             record.kind = flags & 2 != 0 ? (received ? .event : .command) : .acl
             record.sourceType = UInt16(record.kind.h4Type ?? 0)
-        default:
+        case .h4:
             record.direction = flags & 1 != 0 ? .received : .sent
-            if let type = record.payload.first, let kind = RecordKind(h4Type: type) {
+            let payload = record.payload
+            if let start = payload.baseAddress, !payload.isEmpty, let kind = RecordKind(h4Type: payload[0]) {
                 record.kind = kind
-                record.sourceType = UInt16(type)
-                record.payload = UnsafeRawBufferPointer(rebasing: record.payload.dropFirst())
+                record.sourceType = UInt16(payload[0])
+                record.payload = UnsafeRawBufferPointer(start: start + 1, count: payload.count - 1)
                 record.originalLength -= 1
             } else {
                 record.kind = .other
-                record.sourceType = UInt16(record.payload.first ?? 0)
+                record.sourceType = UInt16(payload.first ?? 0)
             }
         }
     }
@@ -110,7 +124,7 @@ final class BTSnoopReader {
     /// The test of `implausibility`, without building its message: it runs once per record.
     @inline(__always)
     private func isPlausible(includedLength: Int, flags: UInt32) -> Bool {
-        includedLength <= maximumRecordLength && (datalink == .btsnoopMonitor ? flags & 0xFFFF <= 0x40 : flags <= 3)
+        includedLength <= maximumRecordLength && (framing == .monitor ? flags & 0xFFFF <= 0x40 : flags <= 3)
     }
 
     private func implausibility(includedLength: Int, flags: UInt32) -> String? {
