@@ -89,4 +89,18 @@ struct SharedCaptureEventTests {
         #expect(long.handle == 8)
         #expect(long.value == part1 + part2)
     }
+
+    /// Events taken where they lie (`read(takingFrom:)`, what `events` and `decode` use) are the
+    /// ones `read` passes by value, every one, in order, damage reports and held events included.
+    @Test(arguments: ["pongbot-mcp__btsnoop_hci.log.last", "btstack__pairing.pklg", "darkelf__test1.pcapng"])
+    func `events taken from a pointer are the events read by value`(name: String) throws {
+        let path = try #require(SharedCapture.path(name))
+        let byValue = try events(inCapture: path).map(jsonLine)
+        var taken: [String] = []
+        EventStream.read(try CaptureReader(path: path, formats: testFormats), takingFrom: { event in
+            taken.append(jsonLine(event.move()))
+        })
+        #expect(byValue.count > 100)
+        #expect(taken == byValue)
+    }
 }

@@ -79,6 +79,38 @@ struct HandoffTests {
         #expect(onProducer >= count - 16 * (2 * 4 + 2))
     }
 
+    /// `emit(takingFrom:)` moves each element out of the producer's slot: every one arrives in
+    /// order and is freed once, also past a consumer that stops, and on one thread.
+    @Test(arguments: [true, false])
+    func `elements taken from a pointer arrive in order and are freed once`(concurrently: Bool) {
+        let log = DeinitLog()
+        var received: [Int] = []
+        let slot = UnsafeMutablePointer<Tracked>.allocate(capacity: 1)
+        defer { slot.deallocate() }
+        let body = { (sink: HandoffSink<Tracked>) in
+            var made = 0
+            while !sink.isCancelled, made < 5_000 {
+                slot.initialize(to: Tracked(made, log))
+                sink.emit(takingFrom: slot)
+                made += 1
+            }
+            // Past the stop the sink still takes the element out, and frees it.
+            slot.initialize(to: Tracked(-1, log))
+            sink.emit(takingFrom: slot)
+            return made + 1
+        }
+        let consume = { (element: borrowing Tracked) -> Bool in
+            received.append(element.value)
+            return element.value < 2_999
+        }
+        let made =
+            concurrently
+            ? Handoff.run(batchSize: 16, depth: 2, produce: body, consume: consume)
+            : Handoff.inline(produce: body, consume: consume)
+        #expect(received == Array(0..<3_000))
+        #expect(log.threads.count == made, "each element freed once")
+    }
+
     @Test func `nothing produced`() {
         var calls = 0
         let result = Handoff.run(produce: { (_: HandoffSink<Int>) in 42 }, consume: { _ in
