@@ -52,12 +52,13 @@ extension Capture {
         var going = true
         let statistics = Handoff.run { events in
             EventStream.read(
-                reader, options: decoding.tracker, stop: { events.isCancelled }, firstRecord: { filter.timeBase = $0 }
-            ) { (event: UnsafeMutablePointer<Event>) in
+                reader, options: decoding.tracker, stop: { events.isCancelled },
+                firstRecord: { filter.timeBase = $0 }, makingIn: events.nextSlot
+            ) { event in
                 if !filtering || filter.accepts(event.pointee) {
-                    events.emit(takingFrom: event)
+                    events.emit(madeIn: event)
                 } else {
-                    event.deinitialize(count: 1)
+                    events.drop(madeIn: event)
                 }
             }
         } consume: { event in

@@ -173,12 +173,13 @@ public final class Capture {
             }
         }
         return Handoff.run { sink in
-            EventStream.read(reader, options: tracker, stop: { sink.isCancelled }, firstRecord: first) {
-                (event: UnsafeMutablePointer<Event>) in
+            EventStream.read(
+                reader, options: tracker, stop: { sink.isCancelled }, firstRecord: first, makingIn: sink.nextSlot
+            ) { event in
                 if !filtering || filter.accepts(event.pointee) {
-                    sink.emit(takingFrom: event)
+                    sink.emit(madeIn: event)
                 } else {
-                    event.deinitialize(count: 1)
+                    sink.drop(madeIn: event)
                 }
             }
         } consume: { event in
@@ -285,12 +286,13 @@ public final class Capture {
             }
             let statistics = Handoff.run { events in
                 EventStream.read(
-                    reader, options: decoding.tracker, stop: { events.isCancelled }, firstRecord: { filter.timeBase = $0 }
-                ) { (event: UnsafeMutablePointer<Event>) in
+                    reader, options: decoding.tracker, stop: { events.isCancelled },
+                    firstRecord: { filter.timeBase = $0 }, makingIn: events.nextSlot
+                ) { event in
                     if !filtering || filter.accepts(event.pointee) {
-                        events.emit(takingFrom: event)
+                        events.emit(madeIn: event)
                     } else {
-                        event.deinitialize(count: 1)
+                        events.drop(madeIn: event)
                     }
                 }
             } consume: { event in

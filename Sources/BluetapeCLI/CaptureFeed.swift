@@ -64,10 +64,10 @@ struct CaptureFeed {
         let tracker = configuration.tracker
         let statistics = Handoff.run { readings in
             Handoff.run { events in
-                EventStream.read(reader, options: tracker, stop: { events.isCancelled }) {
-                    (e: UnsafeMutablePointer<Event>) in
+                EventStream.read(reader, options: tracker, stop: { events.isCancelled }, makingIn: events.nextSlot) {
+                    e in
                     event(e.pointee)
-                    events.emit(takingFrom: e)
+                    events.emit(madeIn: e)
                 }
             } consume: { (e: borrowing Event) in
                 pipeline.consume(e) { if configuration.keeps($0) { readings.emit($0) } }
@@ -88,9 +88,8 @@ struct CaptureFeed {
     func runEvents(_ reader: CaptureReader, event: (Event) -> Void) -> Tracker.Statistics {
         let tracker = configuration.tracker
         return Handoff.run { events in
-            EventStream.read(reader, options: tracker, stop: { events.isCancelled }) {
-                (e: UnsafeMutablePointer<Event>) in events.emit(takingFrom: e)
-            }
+            EventStream.read(
+                reader, options: tracker, stop: { events.isCancelled }, makingIn: events.nextSlot, taking: events.emit)
         } consume: { (e: borrowing Event) in
             event(e)
             return true

@@ -89,6 +89,8 @@ enum EventsCommand: Command {
                     EventJSON.write(event, to: &writer)
                     if label { writer.insert(member, at: start + 1) }
                 }
+                // Whether output failed can change only when the writer is drained.
+                guard writer.count >= 1 << 16 else { return true }
                 context.stdout.drain(&writer)
                 return context.stdout.failure == nil
             }

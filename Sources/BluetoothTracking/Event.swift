@@ -19,6 +19,24 @@ public struct Event: Sendable {
         self.truncated = truncated
     }
 
+    /// Makes an event in `slot` field by field: `slot.initialize(to: Event(…))` made it on the
+    /// stack first and copied its two hundred bytes over.
+    @inline(__always)
+    static func initialize(
+        _ slot: UnsafeMutablePointer<Event>, frame: Int, timestamp: Int64, adapter: UInt16, body: consuming Body,
+        truncated: Bool
+    ) {
+        let raw = UnsafeMutableRawPointer(slot)
+        func field<Value>(_ path: WritableKeyPath<Event, Value>) -> UnsafeMutablePointer<Value> {
+            (raw + MemoryLayout<Event>.offset(of: path)!).assumingMemoryBound(to: Value.self)
+        }
+        field(\.frame).initialize(to: frame)
+        field(\.timestamp).initialize(to: timestamp)
+        field(\.adapter).initialize(to: adapter)
+        field(\.body).initialize(to: body)
+        field(\.truncated).initialize(to: truncated)
+    }
+
     public enum Body: Sendable {
         case advertisement(Advertisement)
         case connect(Connect)

@@ -94,18 +94,22 @@ public final class Tracker {
     /// Runs `body` with `emit` as where events go, for `consumeStreamed`: a stream of records
     /// makes its closure escaping once, not once per record (each time a heap box and a check).
     func streaming(to emit: (consuming Event) -> Void, _ body: () -> Void) {
-        streaming(takingFrom: { emit($0.move()) }, body)
+        streaming(makingIn: { outgoing }, taking: { emit($0.move()) }, body)
     }
 
-    /// `streaming`, with each event handed over where it lies: `take` moves it out of the
-    /// pointer (or deinitializes it). An event of two hundred bytes passed on by value was copied
-    /// at each call on its way into the next stage's batch.
-    func streaming(takingFrom take: (UnsafeMutablePointer<Event>) -> Void, _ body: () -> Void) {
-        withoutActuallyEscaping(take) { take in
-            let target = EventSink(take)
-            sink = Unmanaged.passUnretained(target)
-            defer { sink = nil }
-            withExtendedLifetime(target) { body() }
+    /// `streaming`, with each event made where the next stage wants it (see
+    /// `EventStream.read(_:options:stop:firstRecord:makingIn:taking:)`).
+    func streaming(
+        makingIn slot: () -> UnsafeMutablePointer<Event>, taking take: (UnsafeMutablePointer<Event>) -> Void,
+        _ body: () -> Void
+    ) {
+        withoutActuallyEscaping(slot) { slot in
+            withoutActuallyEscaping(take) { take in
+                let target = EventSink(slot: slot, take: take)
+                sink = Unmanaged.passUnretained(target)
+                defer { sink = nil }
+                withExtendedLifetime(target) { body() }
+            }
         }
     }
 
@@ -133,8 +137,9 @@ public final class Tracker {
         if !outbox.isEmpty, let sink {
             let target = sink.takeUnretainedValue()
             drain { event in
-                outgoing.initialize(to: event)
-                target.take(outgoing)
+                let slot = target.slot()
+                slot.initialize(to: event)
+                target.take(slot)
             }
         }
     }
@@ -176,12 +181,12 @@ public final class Tracker {
 
     func push(_ body: consuming Event.Body, held: Bool = false) {
         statistics.events += 1
-        // Nothing waiting: the event goes straight out, made in a slot that the sink, borrowed
-        // without a retain, moves it out of.
+        // Nothing waiting: the event goes straight out, made where the sink (borrowed without
+        // a retain) wants it.
         if !held, heldCount == 0, outboxStart == outbox.count, let sink {
-            outgoing.initialize(
-                to: Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated))
-            sink._withUnsafeGuaranteedRef { $0.take(outgoing) }
+            let slot = sink._withUnsafeGuaranteedRef { $0.slot() }
+            Event.initialize(slot, frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated)
+            sink._withUnsafeGuaranteedRef { $0.take(slot) }
             return
         }
         outbox.append(Event(frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated))
@@ -238,9 +243,16 @@ public final class Tracker {
 
     /// Where `streaming` sends events.
     final class EventSink {
-        /// Moves the event out of the pointer it is given.
+        /// Where the next event is made.
+        let slot: () -> UnsafeMutablePointer<Event>
+        /// Given the event once it is made there.
         let take: (UnsafeMutablePointer<Event>) -> Void
-        init(_ take: @escaping (UnsafeMutablePointer<Event>) -> Void) { self.take = take }
+        init(
+            slot: @escaping () -> UnsafeMutablePointer<Event>, take: @escaping (UnsafeMutablePointer<Event>) -> Void
+        ) {
+            self.slot = slot
+            self.take = take
+        }
     }
 
     /// Holds wait at most a few seconds or a few hundred events, so output never stalls.

@@ -120,6 +120,8 @@ public final class HandoffSink<Element> {
     @exclusivity(unchecked) @usableFromInline var stopped = false
     /// On one thread: the consumer itself, given each element as it comes.
     @usableFromInline let direct: ((borrowing Element) -> Bool)?
+    /// On one thread: where `nextSlot` has the element made, given to the consumer from there.
+    @usableFromInline let directSlot = UnsafeMutablePointer<Element>.allocate(capacity: 1)
     /// The consumer's work this side takes on while the consumer is behind (`Handoff.run`).
     @usableFromInline let help: (() -> Void)?
     @usableFromInline let consumerIsBehind: () -> Bool
@@ -153,7 +155,10 @@ public final class HandoffSink<Element> {
     }
 
     /// Elements in a batch never handed over are freed with it.
-    deinit { batch.initialized = initialized }
+    deinit {
+        batch.initialized = initialized
+        directSlot.deallocate()
+    }
 
     /// Queues `element` for the consumer (dropped once it has stopped).
     @inlinable @inline(__always)
@@ -175,27 +180,41 @@ public final class HandoffSink<Element> {
         if filled == batchSize { flush() }
     }
 
-    /// Queues the element `source` points to, moved out of it (dropped once the consumer has
-    /// stopped): one copy into the batch, where `emit` takes it through a call or two first.
+    /// Memory to make the next element in, where it will be handed over, rather than made
+    /// elsewhere and copied in by `emit`. The caller initializes it and then passes it to
+    /// `emit(madeIn:)` or `drop(madeIn:)`, with no other call to the sink in between.
     @inlinable @inline(__always)
-    public func emit(takingFrom source: UnsafeMutablePointer<Element>) {
-        guard !stopped else {
-            source.deinitialize(count: 1)
-            return
-        }
-        if let direct {
-            stopped = !direct(source.pointee)
-            source.deinitialize(count: 1)
-            return
-        }
+    public func nextSlot() -> UnsafeMutablePointer<Element> {
+        if direct != nil { return directSlot }
+        // The slot may still hold the last fill's element: it is freed as this one takes its
+        // place (see `HandoffBatch`).
         if filled < initialized {
             (slots + filled).deinitialize(count: 1)
         } else {
             initialized += 1
         }
-        (slots + filled).moveInitialize(from: source, count: 1)
+        return slots + filled
+    }
+
+    /// Queues the element made in `nextSlot()` (dropped once the consumer has stopped).
+    @inlinable @inline(__always)
+    public func emit(madeIn slot: UnsafeMutablePointer<Element>) {
+        if let direct {
+            if !stopped { stopped = !direct(slot.pointee) }
+            slot.deinitialize(count: 1)
+            return
+        }
+        // After a stop the element stays where it was made, freed like the last fill's.
+        guard !stopped else { return }
         filled += 1
         if filled == batchSize { flush() }
+    }
+
+    /// Lets the element made in `nextSlot()` go instead of queueing it.
+    @inlinable @inline(__always)
+    public func drop(madeIn slot: UnsafeMutablePointer<Element>) {
+        // In a batch it stays where it was made, freed as the next element takes its place.
+        if direct != nil { slot.deinitialize(count: 1) }
     }
 
     /// Whether the consumer has stopped: the producer may finish early.

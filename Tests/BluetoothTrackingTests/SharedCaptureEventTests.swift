@@ -90,16 +90,28 @@ struct SharedCaptureEventTests {
         #expect(long.value == part1 + part2)
     }
 
-    /// Events taken where they lie (`read(takingFrom:)`, what `events` and `decode` use) are the
-    /// ones `read` passes by value, every one, in order, damage reports and held events included.
+    /// Events made where the consumer wants them (`read(makingIn:taking:)`, what `events` and
+    /// `decode` use) are the ones `read` passes by value, every one, in order, damage reports and
+    /// held events included; each slot is asked for once per event.
     @Test(arguments: ["pongbot-mcp__btsnoop_hci.log.last", "btstack__pairing.pklg", "darkelf__test1.pcapng"])
-    func `events taken from a pointer are the events read by value`(name: String) throws {
+    func `events made in the consumer's slots are the events read by value`(name: String) throws {
         let path = try #require(SharedCapture.path(name))
         let byValue = try events(inCapture: path).map(jsonLine)
+        let slots = UnsafeMutablePointer<Event>.allocate(capacity: 2)
+        defer { slots.deallocate() }
+        var asked = 0
         var taken: [String] = []
-        EventStream.read(try CaptureReader(path: path, formats: testFormats), takingFrom: { event in
-            taken.append(jsonLine(event.move()))
-        })
+        EventStream.read(
+            try CaptureReader(path: path, formats: testFormats),
+            makingIn: {
+                asked += 1
+                return slots + asked % 2
+            },
+            taking: { event in
+                #expect(event == slots + asked % 2)
+                taken.append(jsonLine(event.move()))
+            })
+        #expect(asked == taken.count)
         #expect(byValue.count > 100)
         #expect(taken == byValue)
     }
