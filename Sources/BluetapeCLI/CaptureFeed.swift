@@ -64,10 +64,9 @@ struct CaptureFeed {
         let tracker = configuration.tracker
         let statistics = Handoff.run { readings in
             Handoff.run { events in
-                EventStream.read(reader, options: tracker, stop: { events.isCancelled }, makingIn: events.nextSlot) {
-                    e in
-                    event(e.pointee)
-                    events.emit(madeIn: e)
+                EventStream.read(reader, options: tracker, stop: { events.isCancelled }) { (e: consuming Event) in
+                    event(e)
+                    events.emit(e)
                 }
             } consume: { (e: borrowing Event) in
                 pipeline.consume(e) { if configuration.keeps($0) { readings.emit($0) } }

@@ -200,8 +200,9 @@ public final class HandoffSink<Element> {
     @inlinable @inline(__always)
     public func emit(madeIn slot: UnsafeMutablePointer<Element>) {
         if let direct {
-            if !stopped { stopped = !direct(slot.pointee) }
-            slot.deinitialize(count: 1)
+            // Moved out to lend: lent where it lies, it was copied (its contents retained).
+            let element = slot.move()
+            if !stopped { stopped = !direct(element) }
             return
         }
         // After a stop the element stays where it was made, freed like the last fill's.
