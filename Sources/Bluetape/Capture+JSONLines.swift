@@ -41,7 +41,6 @@ extension Capture {
         guard Handoff.isUseful else { return try writeJSONLOnThisThread(decoding, filter, leading, write) }
         let reader = try openReader()
         var filter = filter
-        let filtering = !filter.isEmpty
         let fields = FieldPacker()
         let pipeline = Self.pipeline(decoding, packing: fields)
         let lines = JSONLineQueue(leading: leading)
@@ -51,16 +50,7 @@ extension Capture {
         }
         var going = true
         let statistics = Handoff.run { events in
-            EventStream.read(
-                reader, options: decoding.tracker, stop: { events.isCancelled },
-                firstRecord: { filter.timeBase = $0 }, makingIn: events.nextSlot
-            ) { event in
-                if !filtering || filter.accepts(event.pointee) {
-                    events.emit(madeIn: event)
-                } else {
-                    events.drop(madeIn: event)
-                }
-            }
+            Self.track(reader, options: decoding.tracker, filter: &filter, into: events)
         } consume: { event in
             pipeline.consume(event, packed: pass)
             if lines.hasNewChunk { going = lines.writeOut(finishing: false, write) }

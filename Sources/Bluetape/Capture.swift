@@ -173,17 +173,33 @@ public final class Capture {
             }
         }
         return Handoff.run { sink in
-            EventStream.read(
-                reader, options: tracker, stop: { sink.isCancelled }, firstRecord: first, makingIn: sink.nextSlot
-            ) { event in
-                if !filtering || filter.accepts(event.pointee) {
-                    sink.emit(madeIn: event)
-                } else {
-                    sink.drop(madeIn: event)
-                }
-            }
+            Self.track(reader, options: tracker, filter: &filter, firstRecord: { timeBase?.value = $0 }, into: sink)
         } consume: { event in
             body(event)
+        }
+    }
+
+    /// Reads and tracks a capture into `events` (on the producing side of a `Handoff`): each event
+    /// is made in the sink's batch, and let go there when `filter` turns it down. The filter's
+    /// time base, and `firstRecord`'s, is the first record's time.
+    static func track(
+        _ reader: CaptureReader, options: Tracker.Options, filter: inout EventFilter,
+        firstRecord: (Int64) -> Void = { _ in }, into events: HandoffSink<Event>
+    ) -> Tracker.Statistics {
+        let filtering = !filter.isEmpty
+        return EventStream.read(
+            reader, options: options, stop: { events.isCancelled },
+            firstRecord: { time in
+                filter.timeBase = time
+                firstRecord(time)
+            },
+            makingIn: events.nextSlot
+        ) { event in
+            if !filtering || filter.accepts(event.pointee) {
+                events.emit(madeIn: event)
+            } else {
+                events.drop(madeIn: event)
+            }
         }
     }
 
@@ -277,7 +293,6 @@ public final class Capture {
     ) throws(CaptureError) -> Tracker.Statistics {
         let reader = try openReader()
         var filter = filter
-        let filtering = !filter.isEmpty
         return Handoff.run(batchSize: batchSize) { (sink: HandoffSink<Element>) in
             let pipeline = Self.pipeline(decoding, packing: packing)
             let (take, end) = hand(sink)
@@ -285,16 +300,7 @@ public final class Capture {
                 if decoding.keeps(reading) { take(reading, span) }
             }
             let statistics = Handoff.run { events in
-                EventStream.read(
-                    reader, options: decoding.tracker, stop: { events.isCancelled },
-                    firstRecord: { filter.timeBase = $0 }, makingIn: events.nextSlot
-                ) { event in
-                    if !filtering || filter.accepts(event.pointee) {
-                        events.emit(madeIn: event)
-                    } else {
-                        events.drop(madeIn: event)
-                    }
-                }
+                Self.track(reader, options: decoding.tracker, filter: &filter, into: events)
             } consume: { event in
                 pipeline.consume(event, packed: pass)
                 return !sink.isCancelled
