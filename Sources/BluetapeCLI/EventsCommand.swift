@@ -77,6 +77,7 @@ enum EventsCommand: Command {
         var textWriter = EventText(mode: timeMode)
         let base = TimeBase()
         let member = JSONWriter.member("capture", path)
+        let adverts = AdvertisingJSONCache()
         if text, label { writer.raw(string: "== \(PrintableText.escape(path))\n") }
         // Reading and tracking on one thread, formatting and writing on this one.
         let counts = try readCapture { () throws(CaptureError) in
@@ -86,7 +87,7 @@ enum EventsCommand: Command {
                     textWriter.write(event, to: &writer)
                 } else {
                     let start = writer.count
-                    EventJSON.write(event, to: &writer)
+                    EventJSON.write(event, to: &writer, cache: adverts)
                     if label { writer.insert(member, at: start + 1) }
                 }
                 // Whether output failed can change only when the writer is drained.

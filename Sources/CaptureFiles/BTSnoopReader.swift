@@ -54,6 +54,7 @@ final class BTSnoopReader {
         return included <= maximumRecordLength && included <= original && input.u32be(at: index + 8) <= 3
     }
 
+    @inline(__always)
     func next() -> CaptureRecord? {
         while true {
             let recordOffset = input.offset

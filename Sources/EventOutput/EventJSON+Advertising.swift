@@ -3,7 +3,7 @@ import BluetoothTracking
 import JSON
 
 extension EventJSON {
-    static func writeAdvertisement(_ adv: Advertisement, _ w: inout JSONWriter) {
+    static func writeAdvertisement(_ adv: Advertisement, _ w: inout JSONWriter, _ cache: AdvertisingJSONCache?) {
         address(adv.address, &w)
         addressType(adv.addressType, &w)
         if let rssi = adv.rssi {
@@ -37,7 +37,9 @@ extension EventJSON {
             w.key("truncated")
             w.bool(true)
         }
-        adv.data.withUnsafeBytes { bytes in writeAD(bytes, &w) }
+        adv.data.withUnsafeBytes { bytes in
+            if let cache { cache.write(bytes, to: &w, writeAD) } else { writeAD(bytes, &w) }
+        }
     }
 
     /// The AD list in order, then the lifted fields: name, mfr, service_data, uuids, tx_power, flags,

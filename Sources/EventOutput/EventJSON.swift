@@ -5,7 +5,9 @@ import JSON
 
 /// Writes events as JSON Lines, the stream's contract (DESIGN.md, "The event stream").
 public enum EventJSON {
-    public static func write(_ event: Event, to w: inout JSONWriter) {
+    /// `cache`: the JSON of advertising data seen lately, for a stream of events (see
+    /// `AdvertisingJSONCache`); the output is the same with it or without.
+    public static func write(_ event: Event, to w: inout JSONWriter, cache: AdvertisingJSONCache? = nil) {
         w.beginObject()
         w.key("frame")
         w.int(event.frame)
@@ -16,7 +18,7 @@ public enum EventJSON {
         switch event.body {
         case .advertisement(let adv):
             head(event, .adv, &w)
-            writeAdvertisement(adv, &w)
+            writeAdvertisement(adv, &w, cache)
         case .connect(let c):
             head(event, .connect, &w)
             writeConnect(c, &w)

@@ -436,6 +436,15 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// Members of the open object written elsewhere (`"a":1,"b":[2]`), after a separating comma
+    /// when one is due.
+    @inlinable
+    public mutating func rawMembers(_ json: UnsafeRawBufferPointer) {
+        separate()
+        raw(json)
+        needsComma = true
+    }
+
     // MARK: Text (numbers are in JSONWriter+Numbers.swift)
 
     @inlinable

@@ -1,0 +1,41 @@
+import BluetoothTracking
+import EventOutput
+import JSON
+import Testing
+import TestSupport
+
+/// `AdvertisingJSONCache` changes how an advert's JSON is made, never what it is.
+@Suite(.enabled(if: TestPaths.sharedCaptures != nil, "../shared/captures is not present"))
+struct AdvertisingJSONCacheTests {
+    /// Every event of the shared captures with adverts, through one cache in turn: legacy data
+    /// that repeats and data that collides in a slot (some 90,000 adverts into 1,024 slots),
+    /// empty data, data whose structures run past its end, and extended data too long to keep.
+    @Test func `events written through the cache are the events written without it`() throws {
+        let cache = AdvertisingJSONCache()
+        var adverts = 0
+        var extended = 0
+        for name in SharedCaptureEventTests.hciCaptures + SharedCaptureEventTests.packetLoggerCaptures {
+            let path = try #require(SharedCapture.path(name))
+            var plain = JSONWriter(capacity: 1 << 16)
+            var cached = JSONWriter(capacity: 1 << 16)
+            for event in try events(inCapture: path) {
+                if let advert = event.advertisement {
+                    adverts += 1
+                    if advert.data.count > 31 { extended += 1 }
+                }
+                EventJSON.write(event, to: &plain)
+                EventJSON.write(event, to: &cached, cache: cache)
+            }
+            if cached.bytes != plain.bytes {
+                let lines = (String(decoding: plain.bytes, as: UTF8.self), String(decoding: cached.bytes, as: UTF8.self))
+                let first = zip(lines.0.split(separator: "\n"), lines.1.split(separator: "\n")).first { $0 != $1 }
+                Issue.record("\(name): first differing line \(first.map { "\($0.0)\nthrough the cache: \($0.1)" } ?? "-")")
+            }
+        }
+        #expect(adverts > 50_000)
+        #expect(extended > 0)
+        // Most adverts repeat one seen lately, and those come from the cache.
+        #expect(cache.hits > adverts / 2)
+        #expect(cache.hits < adverts)
+    }
+}
