@@ -67,7 +67,7 @@ public final class Tracker {
     @exclusivity(unchecked) var adapter: UInt16 = 0
     @exclusivity(unchecked) var truncated = false
 
-    /// One event on its way to the sink (see `push`).
+    /// Where events are made for a consumer that takes them by value (`streaming(to:)`).
     private let outgoing = UnsafeMutablePointer<Event>.allocate(capacity: 1)
 
     public init(options: Options = Options()) {
