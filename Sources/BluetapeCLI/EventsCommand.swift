@@ -91,8 +91,7 @@ enum EventsCommand: Command {
                     if label { writer.insert(member, at: start + 1) }
                 }
                 // Whether output failed can change only when the writer is drained.
-                guard writer.count >= 1 << 16 else { return true }
-                context.stdout.drain(&writer)
+                guard context.stdout.drain(&writer) else { return true }
                 return context.stdout.failure == nil
             }
         }

@@ -115,4 +115,21 @@ struct SharedCaptureEventTests {
         #expect(byValue.count > 100)
         #expect(taken == byValue)
     }
+
+    /// `EventJSON` writes an event's type from its own switch on the body: on every shared
+    /// capture each line's `type` is the one `Event.type` names.
+    @Test func `every event's JSON names the type the event has`() throws {
+        var seen: Set<String> = []
+        for path in TestPaths.sharedCaptureFiles {
+            guard let reader = try? CaptureReader(path: path, formats: testFormats) else { continue }
+            EventStream.read(reader) { event in
+                let line = jsonLine(event)
+                let type = event.type.rawValue
+                #expect(line.contains(#""type":"\#(type)""#), "\(path) frame \(event.frame)")
+                seen.insert(type)
+            }
+        }
+        // Every type occurs in the shared captures.
+        #expect(seen == Set(EventType.allCases.map(\.rawValue)))
+    }
 }
