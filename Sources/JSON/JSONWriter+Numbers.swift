@@ -83,26 +83,71 @@ extension JSONWriter {
     mutating func appendShortDecimal(_ value: Double) -> Bool {
         let magnitude = abs(value)
         guard magnitude >= 0.001, magnitude < 1e15 else { return false }
+        // A binary fraction of f bits after the point (812/1024 = 0.79296875) has exactly f
+        // decimals, most often also its fewest: f is tried first, and f - 1 then must fail.
+        // Decimals that give the value back for some k give it back for every k after (while
+        // the integer stays below 10^15), so that failure means no k below f works either, and
+        // the loop would have come to f. RR intervals in 1/1024 s took ten rounds of it.
+        let fractionBits = Self.fractionBits(magnitude)
+        if fractionBits >= 3, fractionBits <= 15,
+            let digits = Self.digits(magnitude, scale: Self.powerOfTen(fractionBits)),
+            Self.digits(magnitude, scale: Self.powerOfTen(fractionBits - 1)) == nil
+        {
+            appendDecimal(UInt64(digits), decimals: fractionBits, negative: value < 0)
+            return true
+        }
         var scale = 1.0
         for decimals in 1...15 {
             scale *= 10
-            let product = magnitude * scale
-            guard product < 1e15 else { return false }
-            // Rounded half away from zero, as `rounded()`, without a call into libm: below 2^53
-            // the part after the point is exact. Signed conversions: one instruction each.
-            var digits = Int64(product)
-            if product - Double(digits) >= 0.5 { digits &+= 1 }
-            let scaled = Double(digits)
-            guard scaled < 1e15 else { return false }
-            guard scaled / scale == magnitude else { continue }
-            appendDecimal(UInt64(digits), decimals: decimals, negative: value < 0)
-            return true
+            // Past 10^15 the integer is no longer sure to be unique: `description` decides.
+            guard magnitude * scale < 1e15 else { return false }
+            if let digits = Self.digits(magnitude, scale: scale) {
+                appendDecimal(UInt64(digits), decimals: decimals, negative: value < 0)
+                return true
+            }
         }
         return false
     }
 
+    /// Bits after the binary point of a normal, positive double (negative when it is a whole
+    /// number): `significandWidth - exponent`, from the bits (those two are calls each).
+    @inlinable @inline(__always)
+    static func fractionBits(_ magnitude: Double) -> Int {
+        let bits = magnitude.bitPattern
+        let exponent = Int(bits >> 52 & 0x7FF) - 1023
+        let significand = bits & (1 << 52 - 1)
+        let width = significand == 0 ? 0 : 52 - significand.trailingZeroBitCount
+        return width - exponent
+    }
+
+    /// `round(magnitude·scale)` (`scale` 10^k) when it is below 10^15 and gives `magnitude` back
+    /// divided by `scale`, else nil.
+    /// Rounded half away from zero, as `rounded()`, without a call into libm: below 2^53 the
+    /// part after the point is exact. Signed conversions: one instruction each.
+    @inlinable @inline(__always)
+    static func digits(_ magnitude: Double, scale: Double) -> Int64? {
+        let product = magnitude * scale
+        guard product < 1e15 else { return nil }
+        var digits = Int64(product)
+        if product - Double(digits) >= 0.5 { digits &+= 1 }
+        let scaled = Double(digits)
+        guard scaled < 1e15, scaled / scale == magnitude else { return nil }
+        return digits
+    }
+
+    /// 10^n for n from 2 to 15, exact: a load from a constant, not a chain of n multiplications.
+    @inlinable @inline(__always)
+    static func powerOfTen(_ n: Int) -> Double {
+        let powers: (Double, Double, Double, Double, Double, Double, Double, Double) =
+            (1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8)
+        return n <= 8
+            ? Swift.withUnsafeBytes(of: powers) { $0.load(fromByteOffset: (n - 1) * 8, as: Double.self) }
+            : Swift.withUnsafeBytes(of: powers) { $0.load(fromByteOffset: (n - 9) * 8, as: Double.self) } * 1e8
+    }
+
     /// `digits` with a point before its last `decimals` digits (zeros before them as needed:
-    /// 5 with 2 decimals is 0.05), written from the last digit back. (Split at the point by a
+    /// 5 with 2 decimals is 0.05), written from the last digit back, two at a time from the
+    /// pairs literal where the point does not fall between them. (Split at the point by a
     /// division by a power of ten, the integer part and the fraction took two divisions by a
     /// number the compiler does not know, and a call each.)
     @inlinable @inline(__always)
@@ -113,19 +158,36 @@ extension JSONWriter {
             base[used] = UInt8(ascii: "-")
             used += 1
         }
-        let out = base + used
+        let out = UnsafeMutableRawPointer(base + used)
+        let pairs = UnsafeRawPointer(Self.decimalPairs.utf8Start)
         var rest = digits
+        // The text is `count` digits and the point: the last at `place`, the point at `count - decimals`.
         var place = count
-        for _ in 0..<decimals {
-            out[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+        var fraction = decimals
+        if fraction & 1 == 1 {
+            out.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10), toByteOffset: place, as: UInt8.self)
             rest /= 10
             place -= 1
+            fraction -= 1
         }
-        out[place] = UInt8(ascii: ".")
-        while place > 0 {
-            place -= 1
-            out[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        while fraction > 0 {
+            out.storeBytes(
+                of: pairs.loadUnaligned(fromByteOffset: Int(rest % 100) * 2, as: UInt16.self), toByteOffset: place - 1,
+                as: UInt16.self)
+            rest /= 100
+            place -= 2
+            fraction -= 2
+        }
+        out.storeBytes(of: UInt8(ascii: "."), toByteOffset: place, as: UInt8.self)
+        while place >= 2 {
+            out.storeBytes(
+                of: pairs.loadUnaligned(fromByteOffset: Int(rest % 100) * 2, as: UInt16.self), toByteOffset: place - 2,
+                as: UInt16.self)
+            rest /= 100
+            place -= 2
+        }
+        if place == 1 {
+            out.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest), as: UInt8.self)
         }
         used += count + 1
     }

@@ -24,6 +24,29 @@ struct NumberTests {
         }
     }
 
+    /// Binary fractions (RR intervals in 1/1024 s, raw × 2^-n scales) take a shortcut: as many
+    /// decimals as they have bits after the point. Every count of those bits, at every size up to
+    /// where the digits pass 10^15 and the text is `description`'s own.
+    @Test func `binary fractions print as description does`() {
+        var generator = TestRandom(seed: 1024)
+        for bits in 1...20 {
+            let unit = Double(sign: .plus, exponent: -bits, significand: 1)
+            for integerBits in [0, 4, 10, 20, 30, 40] {
+                for _ in 0..<2_000 {
+                    let integer = Double(generator.next() >> UInt64(64 - max(integerBits, 1)))
+                    let odd = Double(generator.next() % (1 << UInt64(bits - 1)) * 2 + 1)
+                    let value = integer + odd * unit
+                    for signed in [value, -value] where signed != signed.rounded() {
+                        #expect(written(signed) == signed.description, "bits \(signed.bitPattern)")
+                    }
+                }
+            }
+        }
+        #expect(written(812.0 / 1024) == "0.79296875")
+        #expect(written(-1.0 / 1024) == "-0.0009765625")
+        #expect(written(1e9 + 0.03125) == "1000000000.03125")
+    }
+
     @Test func `integral values print without a decimal point, non-finite as null`() {
         #expect(written(21) == "21")
         #expect(written(-3) == "-3")
