@@ -72,7 +72,7 @@ extension Capture {
     ) throws(CaptureError) -> Tracker.Statistics {
         let piece = 1 << 16
         var writer = JSONWriter(capacity: piece + 4096)
-        var json = PackedReadingJSON(cachingFields: true)
+        var json = PackedReadingJSON()
         var going = true
         let statistics = try forEachPackedReading(decoding, filter: filter, concurrently: false) { reading in
             json.write(reading, to: &writer, leading: leading)
@@ -120,8 +120,8 @@ final class JSONLineQueue: @unchecked Sendable {
     private var spare: [ChunkJSON] = []
     private var decoderWaits = false
     // Each used by one thread alone.
-    @exclusivity(unchecked) private var decoderJSON = PackedReadingJSON(cachingFields: true)
-    @exclusivity(unchecked) private var helperJSON = PackedReadingJSON(cachingFields: true)
+    @exclusivity(unchecked) private var decoderJSON = PackedReadingJSON()
+    @exclusivity(unchecked) private var helperJSON = PackedReadingJSON()
     /// Whether a chunk came since the last `writeOut` (the decoding thread's alone).
     @exclusivity(unchecked) private(set) var hasNewChunk = false
 

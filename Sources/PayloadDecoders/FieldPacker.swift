@@ -111,17 +111,6 @@ public final class FieldPacker: FieldWriting {
         UnsafeRawBufferPointer(start: base + span.start, count: span.end - span.start)
     }
 
-    /// Fields this packer packed before (an earlier outcome's bytes, `bytes(_:)`), packed again
-    /// as `fields` more fields of the outcome being written: their names' numbers still stand
-    /// for the same names.
-    public func appendPacked(_ bytes: UnsafeRawBufferPointer, fields: Int) {
-        guard let source = bytes.baseAddress else { return }
-        reserve(bytes.count)
-        (base + used).copyMemory(from: source, byteCount: bytes.count)
-        used += bytes.count
-        position += fields
-    }
-
     /// Forgets every outcome, keeping the memory.
     public func removeAll() {
         used = 0

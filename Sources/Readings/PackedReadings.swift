@@ -335,30 +335,15 @@ public struct PackedReadingJSON {
     /// Each field name as a JSON string (`"temperature_c"`), by its number.
     private var names: [UInt8] = []
     private var nameSpans: [Range<Int>] = []
-    /// Names learned since the last reset: a chunk names its fields anew, from number 0, and
-    /// almost always as the chunk before did, so the names are kept and only compared.
-    private var namesLearned = 0
-    /// Fields' JSON by their bytes, when asked for; right only while each number keeps its name.
-    /// Copies of this writer share it: each takes it over (emptied) when another has filled it
-    /// under other names.
-    private let fieldsCache: FieldsJSONCache?
-    private var cacheOwnership = 0
 
-    public init() { fieldsCache = nil }
-
-    /// `cachingFields`: keeps the JSON of the fields of recent readings (a megabyte), and
-    /// copies it for readings whose fields are packed the same. For writers of many readings
-    /// (a capture's); the JSON is the same with it or without.
-    public init(cachingFields: Bool) { fieldsCache = cachingFields ? FieldsJSONCache() : nil }
-
-    /// Readings whose fields were copied from the cache (`cachingFields`).
-    public var fieldsFromCache: Int { fieldsCache?.hits ?? 0 }
+    public init() {}
 
     /// Forgets the texts learned, for a chunk that names its own (`ReadingPacker.startChunk`).
     public mutating func reset() {
         texts.removeAll(keepingCapacity: true)
         spans.removeAll(keepingCapacity: true)
-        namesLearned = 0
+        names.removeAll(keepingCapacity: true)
+        nameSpans.removeAll(keepingCapacity: true)
     }
 
     /// `reading` as canonical JSON, one line: what `bluetape decode` and golden files hold.
@@ -420,34 +405,17 @@ public struct PackedReadingJSON {
         w.newline()
     }
 
-    /// A field name numbered on from the last, escaped once. Learned again after a reset, it is
-    /// most often the name the number had: one that differs drops the names after it and the
-    /// fields' JSON written with them.
+    /// A field name numbered on from the last, escaped once.
     private mutating func learnName(_ utf8: UnsafeBufferPointer<UInt8>) {
         var encoded = JSONWriter(capacity: utf8.count + 8)
         encoded.appendEscaped(utf8: utf8)
-        defer { namesLearned += 1 }
-        if namesLearned < nameSpans.count {
-            let known = nameSpans[namesLearned]
-            let same = encoded.withBytes { new in names.withUnsafeBytes { $0[known].elementsEqual(new) } }
-            if same { return }
-            names.removeSubrange(known.lowerBound...)
-            nameSpans.removeSubrange(namesLearned...)
-            if let fieldsCache { cacheOwnership = fieldsCache.takeOver() }
-        }
         let start = names.count
         encoded.withBytes { names.append(contentsOf: $0) }
         nameSpans.append(start..<names.count)
     }
 
     /// Fields as `FieldPacker` writes them, as a JSON object.
-    private mutating func writeFields(_ bytes: UnsafeRawBufferPointer, count: Int, to w: inout JSONWriter) {
-        guard let fieldsCache else { return writeFieldsObject(bytes, count: count, to: &w) }
-        if fieldsCache.owner != cacheOwnership { cacheOwnership = fieldsCache.takeOver() }
-        fieldsCache.write(bytes, count: count, to: &w) { w in writeFieldsObject(bytes, count: count, to: &w) }
-    }
-
-    private func writeFieldsObject(_ bytes: UnsafeRawBufferPointer, count: Int, to w: inout JSONWriter) {
+    private func writeFields(_ bytes: UnsafeRawBufferPointer, count: Int, to w: inout JSONWriter) {
         w.beginObject()
         var reader = FieldReader(bytes)
         names.withUnsafeBytes { names in

@@ -48,10 +48,6 @@ public final class ReadingsPipeline {
     /// every payload, the packer was retained and released each time.
     private let packing: FieldPacker
     private let packs: Bool
-    /// The fields each decoder packed for recent payloads, when fields are packed; whether each
-    /// decoder's may be kept (it reads no advertising context beyond the address).
-    private let recentOutcomes: PackedOutcomeCache?
-    private let keepsOutcomes: [Bool]
     /// The reading held for its repeat count, per device and decoder: a device's new value makes
     /// its earlier one final, so there is at most one.
     @exclusivity(unchecked) private var pendingDuplicates: [DedupDevice: HeldReading] = [:]
@@ -80,8 +76,6 @@ public final class ReadingsPipeline {
         self.packer = packer
         packing = packer ?? FieldPacker()
         packs = packer != nil
-        recentOutcomes = packer != nil ? PackedOutcomeCache(decoders: decoders.decoders.count) : nil
-        keepsOutcomes = decoders.decoders.map { !$0.readsAdvertisingContext }
         output = ReadingOutbox(packer: packer)
         dedupKeys = decoders.decoders.map(\.dedupKey)
         deduplicates = dedupKeys.map { $0 != nil }
@@ -318,7 +312,7 @@ public final class ReadingsPipeline {
                     packing.beginOutcome(row: candidate.slot)
                     let outcome: Reading.Outcome
                     let span: FieldPacker.Span
-                    switch packedOutcome(candidate, payload) {
+                    switch candidate.decoder.decode(payload, packingInto: packing) {
                     case .none:
                         packing.discardOutcome()
                         continue
@@ -355,18 +349,6 @@ public final class ReadingsPipeline {
                     frame: event.frame, timestamp: event.timestamp, address: address, decoder: nil, source: source,
                     match: match, outcome: .undecoded(payload.bytes)))
         }
-    }
-
-    /// The candidate's fields for the payload packed as `decode(_:packingInto:)` packs them: copied
-    /// when it packed them for the same payload lately, else decoded (and kept for next time).
-    private func packedOutcome(_ candidate: DecoderSet.Candidate, _ payload: borrowing Payload) -> PackedOutcome {
-        guard let recentOutcomes, keepsOutcomes[candidate.slot] else {
-            return candidate.decoder.decode(payload, packingInto: packing)
-        }
-        if recentOutcomes.restore(decoder: candidate.slot, payload, into: packing) { return .fields }
-        let outcome = candidate.decoder.decode(payload, packingInto: packing)
-        if case .fields = outcome { recentOutcomes.keep(decoder: candidate.slot, packing.endOutcome(), in: packing) }
-        return outcome
     }
 
     /// Shows a follow-up the packed fields of a reading its decoder gave, when it looks at them.
