@@ -135,7 +135,7 @@ extension JSONWriter {
         return digits
     }
 
-    /// 10^n for n from 2 to 15, exact: a load from a constant, not a chain of n multiplications.
+    /// 10^n for n from 1 to 15, exact: a load from a constant, not a chain of n multiplications.
     @inlinable @inline(__always)
     static func powerOfTen(_ n: Int) -> Double {
         let powers: (Double, Double, Double, Double, Double, Double, Double, Double) =
@@ -165,7 +165,8 @@ extension JSONWriter {
         var place = count
         var fraction = decimals
         if fraction & 1 == 1 {
-            out.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10), toByteOffset: place, as: UInt8.self)
+            let digit = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            out.storeBytes(of: digit, toByteOffset: place, as: UInt8.self)
             rest /= 10
             place -= 1
             fraction -= 1
