@@ -66,6 +66,10 @@ final class BTSnoopReader {
             let originalLength = Int(UInt32(bigEndian: header.loadUnaligned(as: UInt32.self)))
             let includedLength = Int(UInt32(bigEndian: header.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
             let flags = UInt32(bigEndian: header.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            // Read here: the fill below may move the window, and `header` with it.
+            let timestamp =
+                Int64(bitPattern: UInt64(bigEndian: header.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
+                &- Self.epochOffset
             if !isPlausible(includedLength: includedLength, flags: flags),
                 let reason = implausibility(includedLength: includedLength, flags: flags)
             {
@@ -80,7 +84,6 @@ final class BTSnoopReader {
                 return endOfInput(recordOffset: recordOffset, needed: Self.recordHeaderSize + includedLength)
             }
             frame += 1
-            let timestamp = Int64(bitPattern: input.u64be(at: 16)) &- Self.epochOffset
             lastTimestamp = timestamp
             var record = CaptureRecord(
                 frame: frame, timestamp: timestamp, direction: .unknown, kind: .other, adapter: 0,

@@ -50,6 +50,8 @@ public enum RecordKind: UInt8, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Inlinable: readers call it for every record of an H4 file, from another module.
+    @inlinable
     public init?(h4Type: UInt8) {
         switch h4Type {
         case 0x01: self = .command
