@@ -23,8 +23,10 @@ let package = Package(
     targets: [
         .target(name: "ByteReading"),
         .target(name: "SystemIO"),
-        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libpcap's and libcrypto's headers (libpcap-dev, libssl-dev); the libraries themselves are
+        // opened when first needed (CPcap/shim.h, CCrypto/shim.h), so they are not linked.
+        .systemLibrary(name: "CPcap"),
+        .systemLibrary(name: "CCrypto"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CaptureModel"),
         .target(name: "CaptureFiles", dependencies: ["ByteReading", "CaptureModel", "CZlib"]),

@@ -1,10 +1,91 @@
 #ifndef BLUETAPE_CPCAP_SHIM_H
 #define BLUETAPE_CPCAP_SHIM_H
+#include <dlfcn.h>
 #include <pcap/pcap.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/types.h>
+
+/* libpcap's functions this project calls. The library is opened when a pcap or pcapng file is
+   first read or written, not linked: on Debian it brings eight more libraries (D-Bus, systemd,
+   libgcrypt, …), and loading them took a millisecond of every run, most of which read btsnoop. */
+struct bluetape_pcap {
+    __typeof__(pcap_open_offline_with_tstamp_precision) *_Nonnull open_offline;
+    __typeof__(pcap_fopen_offline_with_tstamp_precision) *_Nonnull fopen_offline;
+    __typeof__(pcap_open_dead_with_tstamp_precision) *_Nonnull open_dead;
+    __typeof__(pcap_create) *_Nonnull create;
+    __typeof__(pcap_set_snaplen) *_Nonnull set_snaplen;
+    __typeof__(pcap_set_immediate_mode) *_Nonnull set_immediate_mode;
+    __typeof__(pcap_activate) *_Nonnull activate;
+    __typeof__(pcap_setnonblock) *_Nonnull setnonblock;
+    __typeof__(pcap_get_selectable_fd) *_Nonnull get_selectable_fd;
+    __typeof__(pcap_findalldevs) *_Nonnull findalldevs;
+    __typeof__(pcap_freealldevs) *_Nonnull freealldevs;
+    __typeof__(pcap_datalink) *_Nonnull datalink;
+    __typeof__(pcap_snapshot) *_Nonnull snapshot;
+    __typeof__(pcap_major_version) *_Nonnull major_version;
+    __typeof__(pcap_file) *_Nonnull file;
+    __typeof__(pcap_next_ex) *_Nonnull next_ex;
+    __typeof__(pcap_geterr) *_Nonnull geterr;
+    __typeof__(pcap_close) *_Nonnull close;
+    __typeof__(pcap_dump_open) *_Nonnull dump_open;
+    __typeof__(pcap_dump_fopen) *_Nonnull dump_fopen;
+    __typeof__(pcap_dump) *_Nonnull dump;
+    __typeof__(pcap_dump_flush) *_Nonnull dump_flush;
+    __typeof__(pcap_dump_close) *_Nonnull dump_close;
+};
+
+/* Opens libpcap and returns its functions; NULL when the library or one of its functions cannot
+   be found (then `bluetape_pcap_error()` says why). Called once, from a Swift `static let`. */
+static inline const struct bluetape_pcap *bluetape_pcap_load(void) {
+    static struct bluetape_pcap table;
+#if defined(__APPLE__)
+    void *library = dlopen("/usr/lib/libpcap.A.dylib", RTLD_NOW | RTLD_LOCAL);
+#else
+    /* Debian's name for libpcap 1.x, then upstream's, then the development link. */
+    void *library = dlopen("libpcap.so.0.8", RTLD_NOW | RTLD_LOCAL);
+    if (!library) library = dlopen("libpcap.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) library = dlopen("libpcap.so", RTLD_NOW | RTLD_LOCAL);
+#endif
+    if (!library) return NULL;
+#define BLUETAPE_PCAP_SYMBOL(field) \
+    if (!(table.field = (__typeof__(table.field))dlsym(library, "pcap_" #field))) return NULL;
+    BLUETAPE_PCAP_SYMBOL(create)
+    BLUETAPE_PCAP_SYMBOL(set_snaplen)
+    BLUETAPE_PCAP_SYMBOL(set_immediate_mode)
+    BLUETAPE_PCAP_SYMBOL(activate)
+    BLUETAPE_PCAP_SYMBOL(setnonblock)
+    BLUETAPE_PCAP_SYMBOL(get_selectable_fd)
+    BLUETAPE_PCAP_SYMBOL(findalldevs)
+    BLUETAPE_PCAP_SYMBOL(freealldevs)
+    BLUETAPE_PCAP_SYMBOL(datalink)
+    BLUETAPE_PCAP_SYMBOL(snapshot)
+    BLUETAPE_PCAP_SYMBOL(major_version)
+    BLUETAPE_PCAP_SYMBOL(file)
+    BLUETAPE_PCAP_SYMBOL(next_ex)
+    BLUETAPE_PCAP_SYMBOL(geterr)
+    BLUETAPE_PCAP_SYMBOL(close)
+    BLUETAPE_PCAP_SYMBOL(dump_open)
+    BLUETAPE_PCAP_SYMBOL(dump_fopen)
+    BLUETAPE_PCAP_SYMBOL(dump)
+    BLUETAPE_PCAP_SYMBOL(dump_flush)
+    BLUETAPE_PCAP_SYMBOL(dump_close)
+#undef BLUETAPE_PCAP_SYMBOL
+    if (!(table.open_offline = (__typeof__(table.open_offline))dlsym(library, "pcap_open_offline_with_tstamp_precision")))
+        return NULL;
+    if (!(table.fopen_offline = (__typeof__(table.fopen_offline))dlsym(library, "pcap_fopen_offline_with_tstamp_precision")))
+        return NULL;
+    if (!(table.open_dead = (__typeof__(table.open_dead))dlsym(library, "pcap_open_dead_with_tstamp_precision")))
+        return NULL;
+    return &table;
+}
+
+/* The reason the last load failed. */
+static inline const char *bluetape_pcap_error(void) {
+    const char *reason = dlerror();
+    return reason ? reason : "unknown reason";
+}
 
 /* A FILE* whose reads come from a callback, so that libpcap can read a capture from any stream
    (standard input after its first bytes were sniffed, a gzip'd file, an archive member). */

@@ -48,10 +48,8 @@ extension BTHome {
             fields.append("mic", .string(Hex.encode(mic)))
             return
         }
-        guard AESCCM.isAvailable else {
-            throw DecodeError(
-                .badValue("this build has no AES-CCM (libcrypto), so the bindkey cannot be used"), at: micOffset,
-                field: "mic")
+        if let reason = AESCCM.unavailableReason {
+            throw DecodeError(.badValue("\(reason), so the bindkey cannot be used"), at: micOffset, field: "mic")
         }
         var plaintext: [UInt8]?
         for (device, key) in candidates where plaintext == nil {
@@ -99,7 +97,8 @@ extension BTHome {
         }
         let nonce = Self.nonce(address: device, info: info, counter: counter)
         guard let (ciphertext, mic) = AESCCM.seal(objects, key: key, nonce: nonce) else {
-            throw EncodeError(.outOfRange("this build has no AES-CCM (libcrypto)"), field: "encrypted")
+            throw EncodeError(
+                .outOfRange(AESCCM.unavailableReason ?? "libcrypto refused the key or the nonce"), field: "encrypted")
         }
         var writer = ByteWriter(capacity: 1 + ciphertext.count + Self.counterSize + Self.micSize)
         writer.u8(info)

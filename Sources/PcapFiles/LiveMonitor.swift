@@ -10,6 +10,7 @@ import Darwin
 /// libpcap's `bluetooth-monitor` interface, opened for live capture, non-blocking: every HCI packet
 /// of every adapter, as the Linux monitor channel reports it (link type 254).
 public final class LiveMonitor {
+    private let pcap: bluetape_pcap
     private let handle: OpaquePointer
     /// Turns readable when packets wait.
     public let descriptor: Int32
@@ -25,37 +26,40 @@ public final class LiveMonitor {
 
     /// Opens the interface; the error is the message to show.
     public init() throws(LiveCaptureError) {
+        let pcap: bluetape_pcap
+        do { pcap = try Libpcap.functions() } catch { throw LiveCaptureError(error.message) }
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
-        guard let handle = pcap_create(LiveCaptureCheck.interface, &errorBuffer) else {
+        guard let handle = pcap.create(LiveCaptureCheck.interface, &errorBuffer) else {
             throw LiveCaptureError(LiveCaptureCheck.openProblem(permissionDenied: false, message: Self.text(errorBuffer)))
         }
-        pcap_set_snaplen(handle, 65_535 + 4)
-        pcap_set_immediate_mode(handle, 1)
-        let status = pcap_activate(handle)
+        _ = pcap.set_snaplen(handle, 65_535 + 4)
+        _ = pcap.set_immediate_mode(handle, 1)
+        let status = pcap.activate(handle)
         if status < 0 {
-            let message = String(cString: pcap_geterr(handle))
-            pcap_close(handle)
+            let message = Libpcap.error(handle, pcap)
+            pcap.close(handle)
             throw LiveCaptureError(
                 LiveCaptureCheck.openProblem(permissionDenied: status == PCAP_ERROR_PERM_DENIED, message: message))
         }
-        guard pcap_datalink(handle) == 254 else {
-            let link = pcap_datalink(handle)
-            pcap_close(handle)
+        guard pcap.datalink(handle) == 254 else {
+            let link = pcap.datalink(handle)
+            pcap.close(handle)
             throw LiveCaptureError("\(LiveCaptureCheck.interface) gives link type \(link), not 254 (Linux monitor)")
         }
-        pcap_setnonblock(handle, 1, &errorBuffer)
+        _ = pcap.setnonblock(handle, 1, &errorBuffer)
+        self.pcap = pcap
         self.handle = handle
-        descriptor = pcap_get_selectable_fd(handle)
+        descriptor = pcap.get_selectable_fd(handle)
     }
 
-    deinit { pcap_close(handle) }
+    deinit { pcap.close(handle) }
 
     /// The next waiting packet, or nil when none waits.
     public func next() -> Packet? {
         while true {
             var header: UnsafeMutablePointer<pcap_pkthdr>?
             var data: UnsafePointer<UInt8>?
-            guard pcap_next_ex(handle, &header, &data) == 1, let header, let data else { return nil }
+            guard pcap.next_ex(handle, &header, &data) == 1, let header, let data else { return nil }
             let captured = Int(header.pointee.caplen)
             // The 4-byte monitor header: adapter index and opcode, big-endian.
             guard captured >= 4 else { continue }
@@ -70,9 +74,10 @@ public final class LiveMonitor {
     /// The interfaces libpcap offers.
     public static func interfaces() -> [String] {
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        guard let pcap = try? Libpcap.functions() else { return [] }
         var list: UnsafeMutablePointer<pcap_if_t>?
-        guard pcap_findalldevs(&list, &errorBuffer) == 0 else { return [] }
-        defer { pcap_freealldevs(list) }
+        guard pcap.findalldevs(&list, &errorBuffer) == 0 else { return [] }
+        defer { pcap.freealldevs(list) }
         var names: [String] = []
         var entry = list
         while let current = entry {

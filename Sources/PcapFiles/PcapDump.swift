@@ -28,21 +28,24 @@ public final class PcapPackets {
     public let isNextGeneration: Bool
     /// The file is pcap with nanosecond timestamps.
     public let isNanosecond: Bool
+    private let pcap: bluetape_pcap
     private let handle: OpaquePointer
     private var frame = 0
 
     public init(path: String) throws(CaptureError) {
+        let pcap: bluetape_pcap
+        do { pcap = try Libpcap.functions() } catch { throw .libpcap(path: path, message: error.message) }
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
-        guard let handle = pcap_open_offline_with_tstamp_precision(path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer)
-        else {
+        guard let handle = pcap.open_offline(path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer) else {
             let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw .libpcap(path: path, message: message.isEmpty ? "libpcap could not open the file" : message)
         }
+        self.pcap = pcap
         self.handle = handle
-        linkType = LinkType(rawValue: UInt32(pcap_datalink(handle)))
-        let snapshot = Int(pcap_snapshot(handle))
+        linkType = LinkType(rawValue: UInt32(pcap.datalink(handle)))
+        let snapshot = Int(pcap.snapshot(handle))
         snapLength = snapshot > 0 ? snapshot : 262_144
-        isNextGeneration = pcap_major_version(handle) != 2
+        isNextGeneration = pcap.major_version(handle) != 2
         // libpcap converts timestamps to the precision asked for; the file's own is in its magic.
         var magic = [UInt8](repeating: 0, count: 4)
         let file = fopen(path, "rb")
@@ -53,13 +56,13 @@ public final class PcapPackets {
         isNanosecond = magic == [0xa1, 0xb2, 0x3c, 0x4d] || magic == [0x4d, 0x3c, 0xb2, 0xa1]
     }
 
-    deinit { pcap_close(handle) }
+    deinit { pcap.close(handle) }
 
     /// The next packet (its bytes valid until the next call), or nil at the end or at damage.
     public func next() -> Packet? {
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
-        guard pcap_next_ex(handle, &header, &data) == 1, let header, let data else { return nil }
+        guard pcap.next_ex(handle, &header, &data) == 1, let header, let data else { return nil }
         frame += 1
         return Packet(
             frame: frame, seconds: Int(header.pointee.ts.tv_sec), nanoseconds: Int(header.pointee.ts.tv_usec),
@@ -71,6 +74,7 @@ public final class PcapPackets {
 /// Writes pcap through libpcap's dump API, with any link type: what `PcapPackets` read, written
 /// back with new contents. To a file, or into memory (`bytes` after `finish`).
 public final class PcapDumpWriter {
+    private let pcap: bluetape_pcap
     private let dead: OpaquePointer
     private var dumper: OpaquePointer?
     private let path: String
@@ -84,27 +88,29 @@ public final class PcapDumpWriter {
     public init(path: String?, linkType: LinkType, snapLength: Int, nanosecond: Bool) throws(CaptureWriteError) {
         self.path = path ?? "<memory>"
         self.nanosecond = nanosecond
+        let pcap: bluetape_pcap
+        do { pcap = try Libpcap.functions() } catch { throw CaptureWriteError(path: self.path, reason: error.message) }
+        self.pcap = pcap
         let precision = UInt32(nanosecond ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO)
-        guard let dead = pcap_open_dead_with_tstamp_precision(Int32(bitPattern: linkType.rawValue), Int32(snapLength), precision)
-        else {
+        guard let dead = pcap.open_dead(Int32(bitPattern: linkType.rawValue), Int32(snapLength), precision) else {
             throw CaptureWriteError(path: self.path, reason: "libpcap cannot write link type \(linkType.rawValue)")
         }
         self.dead = dead
         if let path {
-            dumper = pcap_dump_open(dead, path)
+            dumper = pcap.dump_open(dead, path)
         } else if let file = open_memstream(&memory, &memorySize) {
-            dumper = pcap_dump_fopen(dead, file)
+            dumper = pcap.dump_fopen(dead, file)
         }
         guard dumper != nil else {
-            let reason = String(cString: pcap_geterr(dead))
-            pcap_close(dead)
+            let reason = Libpcap.error(dead, pcap)
+            pcap.close(dead)
             throw CaptureWriteError(path: self.path, reason: reason)
         }
     }
 
     deinit {
-        if let dumper { pcap_dump_close(dumper) }
-        pcap_close(dead)
+        if let dumper { pcap.dump_close(dumper) }
+        pcap.close(dead)
         free(memory)
     }
 
@@ -121,7 +127,7 @@ public final class PcapDumpWriter {
         header.len = UInt32(max(originalLength, bytes.count))
         let contiguous = Array(bytes)
         contiguous.withUnsafeBufferPointer { buffer in
-            pcap_dump(UnsafeMutableRawPointer(dumper), &header, buffer.baseAddress)
+            pcap.dump(UnsafeMutableRawPointer(dumper), &header, buffer.baseAddress)
         }
         recordsWritten += 1
     }
@@ -129,8 +135,8 @@ public final class PcapDumpWriter {
     /// Flushes and closes the file (or the memory stream, whose bytes are then in `bytes`).
     public func finish() throws(CaptureWriteError) {
         guard let dumper else { return }
-        let flushed = pcap_dump_flush(dumper)
-        pcap_dump_close(dumper)
+        let flushed = pcap.dump_flush(dumper)
+        pcap.dump_close(dumper)
         self.dumper = nil
         if let memory {
             bytes = memory.withMemoryRebound(to: UInt8.self, capacity: memorySize) {

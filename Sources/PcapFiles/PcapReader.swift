@@ -56,6 +56,7 @@ final class PcapReader: FormatReader {
 
     let linkType: LinkType
     let isNextGeneration: Bool
+    private let pcap: bluetape_pcap
     private let handle: OpaquePointer
     private var memory: UnsafeMutableRawPointer?
     /// The stream read through `openFile(reading:)`, whose failure explains libpcap's I/O error.
@@ -67,36 +68,42 @@ final class PcapReader: FormatReader {
     init(
         file: UnsafeMutablePointer<FILE>, path: String, memory: UnsafeMutableRawPointer? = nil, cookie: StreamCookie? = nil
     ) throws(CaptureError) {
+        let pcap: bluetape_pcap
+        do {
+            pcap = try Libpcap.functions()
+        } catch {
+            fclose(file)
+            memory?.deallocate()
+            throw .libpcap(path: path, message: error.message)
+        }
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
-        guard
-            let handle = pcap_fopen_offline_with_tstamp_precision(
-                file, UInt32(PCAP_TSTAMP_PRECISION_MICRO), &errorBuffer)
-        else {
+        guard let handle = pcap.fopen_offline(file, UInt32(PCAP_TSTAMP_PRECISION_MICRO), &errorBuffer) else {
             fclose(file)
             memory?.deallocate()
             let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw .libpcap(path: path, message: message.isEmpty ? "libpcap could not open the file" : message)
         }
+        self.pcap = pcap
         self.handle = handle
         self.memory = memory
         self.cookie = cookie
-        linkType = LinkType(rawValue: UInt32(pcap_datalink(handle)))
-        isNextGeneration = pcap_major_version(handle) != 2
+        linkType = LinkType(rawValue: UInt32(pcap.datalink(handle)))
+        isNextGeneration = pcap.major_version(handle) != 2
         // Fully initialized: deinit closes the handle if this throws.
         guard Self.supported.contains(linkType) else { throw .unsupportedDatalink(path: path, datalink: linkType) }
     }
 
     deinit {
-        pcap_close(handle)
+        pcap.close(handle)
         memory?.deallocate()
     }
 
     func next() -> CaptureRecord? {
         while true {
-            let offset = max(Int64(ftell(pcap_file(handle))), 0)
+            let offset = max(Int64(ftell(pcap.file(handle))), 0)
             var header: UnsafeMutablePointer<pcap_pkthdr>?
             var data: UnsafePointer<UInt8>?
-            let status = pcap_next_ex(handle, &header, &data)
+            let status = pcap.next_ex(handle, &header, &data)
             if status == PCAP_ERROR_BREAK { return nil }  // end of file
             guard status == 1, let header, let data else {
                 if let failure = cookie?.failure {
@@ -104,7 +111,7 @@ final class PcapReader: FormatReader {
                     problems.add(CaptureProblem(kind: kind, frame: frame + 1, offset: max(offset, 0), reason: failure.message))
                     return nil
                 }
-                let message = String(cString: pcap_geterr(handle))
+                let message = Libpcap.error(handle, pcap)
                 let kind: CaptureProblem.Kind = message.contains("truncated") ? .truncatedTail : .badRecord
                 problems.add(CaptureProblem(kind: kind, frame: frame + 1, offset: offset, reason: message))
                 return nil
