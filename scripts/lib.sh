@@ -54,6 +54,13 @@ python_with() {
     PYTHON="$venv/bin/python"
 }
 
+# build_release — builds the bluetape command in release mode, with the Swift runtime linked in
+# (a program that loads no Swift libraries starts in half the time), and sets BIN to it.
+build_release() {
+    swift build -c release --static-swift-stdlib --product bluetape >/dev/null
+    BIN="$(swift build -c release --static-swift-stdlib --show-bin-path)/bluetape"
+}
+
 require_swift() {
     if ! command -v swift >/dev/null 2>&1; then
         say "error: swift is not on PATH. Install the Swift toolchain (swift.org/install) first."
