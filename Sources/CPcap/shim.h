@@ -49,35 +49,32 @@ static inline const struct bluetape_pcap *bluetape_pcap_load(void) {
     if (!library) library = dlopen("libpcap.so", RTLD_NOW | RTLD_LOCAL);
 #endif
     if (!library) return NULL;
-#define BLUETAPE_PCAP_SYMBOL(field) \
-    if (!(table.field = (__typeof__(table.field))dlsym(library, "pcap_" #field))) return NULL;
-    BLUETAPE_PCAP_SYMBOL(create)
-    BLUETAPE_PCAP_SYMBOL(set_snaplen)
-    BLUETAPE_PCAP_SYMBOL(set_immediate_mode)
-    BLUETAPE_PCAP_SYMBOL(activate)
-    BLUETAPE_PCAP_SYMBOL(setnonblock)
-    BLUETAPE_PCAP_SYMBOL(get_selectable_fd)
-    BLUETAPE_PCAP_SYMBOL(findalldevs)
-    BLUETAPE_PCAP_SYMBOL(freealldevs)
-    BLUETAPE_PCAP_SYMBOL(datalink)
-    BLUETAPE_PCAP_SYMBOL(snapshot)
-    BLUETAPE_PCAP_SYMBOL(major_version)
-    BLUETAPE_PCAP_SYMBOL(file)
-    BLUETAPE_PCAP_SYMBOL(next_ex)
-    BLUETAPE_PCAP_SYMBOL(geterr)
-    BLUETAPE_PCAP_SYMBOL(close)
-    BLUETAPE_PCAP_SYMBOL(dump_open)
-    BLUETAPE_PCAP_SYMBOL(dump_fopen)
-    BLUETAPE_PCAP_SYMBOL(dump)
-    BLUETAPE_PCAP_SYMBOL(dump_flush)
-    BLUETAPE_PCAP_SYMBOL(dump_close)
+#define BLUETAPE_PCAP_SYMBOL(field, name) \
+    if (!(table.field = (__typeof__(table.field))dlsym(library, #name))) return NULL;
+    BLUETAPE_PCAP_SYMBOL(open_offline, pcap_open_offline_with_tstamp_precision)
+    BLUETAPE_PCAP_SYMBOL(fopen_offline, pcap_fopen_offline_with_tstamp_precision)
+    BLUETAPE_PCAP_SYMBOL(open_dead, pcap_open_dead_with_tstamp_precision)
+    BLUETAPE_PCAP_SYMBOL(create, pcap_create)
+    BLUETAPE_PCAP_SYMBOL(set_snaplen, pcap_set_snaplen)
+    BLUETAPE_PCAP_SYMBOL(set_immediate_mode, pcap_set_immediate_mode)
+    BLUETAPE_PCAP_SYMBOL(activate, pcap_activate)
+    BLUETAPE_PCAP_SYMBOL(setnonblock, pcap_setnonblock)
+    BLUETAPE_PCAP_SYMBOL(get_selectable_fd, pcap_get_selectable_fd)
+    BLUETAPE_PCAP_SYMBOL(findalldevs, pcap_findalldevs)
+    BLUETAPE_PCAP_SYMBOL(freealldevs, pcap_freealldevs)
+    BLUETAPE_PCAP_SYMBOL(datalink, pcap_datalink)
+    BLUETAPE_PCAP_SYMBOL(snapshot, pcap_snapshot)
+    BLUETAPE_PCAP_SYMBOL(major_version, pcap_major_version)
+    BLUETAPE_PCAP_SYMBOL(file, pcap_file)
+    BLUETAPE_PCAP_SYMBOL(next_ex, pcap_next_ex)
+    BLUETAPE_PCAP_SYMBOL(geterr, pcap_geterr)
+    BLUETAPE_PCAP_SYMBOL(close, pcap_close)
+    BLUETAPE_PCAP_SYMBOL(dump_open, pcap_dump_open)
+    BLUETAPE_PCAP_SYMBOL(dump_fopen, pcap_dump_fopen)
+    BLUETAPE_PCAP_SYMBOL(dump, pcap_dump)
+    BLUETAPE_PCAP_SYMBOL(dump_flush, pcap_dump_flush)
+    BLUETAPE_PCAP_SYMBOL(dump_close, pcap_dump_close)
 #undef BLUETAPE_PCAP_SYMBOL
-    if (!(table.open_offline = (__typeof__(table.open_offline))dlsym(library, "pcap_open_offline_with_tstamp_precision")))
-        return NULL;
-    if (!(table.fopen_offline = (__typeof__(table.fopen_offline))dlsym(library, "pcap_fopen_offline_with_tstamp_precision")))
-        return NULL;
-    if (!(table.open_dead = (__typeof__(table.open_dead))dlsym(library, "pcap_open_dead_with_tstamp_precision")))
-        return NULL;
     return &table;
 }
 
