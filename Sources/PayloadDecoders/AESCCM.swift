@@ -13,14 +13,14 @@ enum AESCCM {
 
     #if canImport(CCrypto)
     /// libcrypto's functions, or why they could not be had.
-    private static let loaded: Result<bluetape_crypto, LibraryError> = {
+    private static let loaded: Result<bluetape_crypto, LoadError> = {
         guard let table = bluetape_crypto_load() else {
-            return .failure(LibraryError(reason: String(cString: bluetape_crypto_error())))
+            return .failure(LoadError(reason: String(cString: bluetape_crypto_error())))
         }
         return .success(table.pointee)
     }()
 
-    struct LibraryError: Error {
+    struct LoadError: Error {
         var reason: String
     }
 

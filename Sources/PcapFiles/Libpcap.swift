@@ -4,7 +4,9 @@ import CPcap
 /// capture starts (see `bluetape_pcap` in CPcap's header for why it is not linked).
 enum Libpcap {
     private static let loaded: Result<bluetape_pcap, LoadError> = {
-        guard let table = bluetape_pcap_load() else { return .failure(LoadError(reason: String(cString: bluetape_pcap_error()))) }
+        guard let table = bluetape_pcap_load() else {
+            return .failure(LoadError(reason: String(cString: bluetape_pcap_error())))
+        }
         return .success(table.pointee)
     }()
 
