@@ -1,5 +1,11 @@
 import JSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The JSON of recent advertising data, by its bytes. A device sends the same advert again and
 /// again, and writing its AD list and the fields lifted from it was two fifths of writing an
 /// event stream; from here it is one copy. Legacy-sized data only (up to 31 bytes), in 1,024 slots
@@ -17,11 +23,12 @@ public final class AdvertisingJSONCache {
     @exclusivity(unchecked) public private(set) var hits = 0
 
     public init() {
-        slots = .allocate(byteCount: Self.slotCount * Self.slotSize, alignment: 16)
-        slots.initializeMemory(as: UInt8.self, repeating: 0, count: Self.slotCount * Self.slotSize)
+        // Zeroed by the kernel as each page is first touched (calloc of this size maps fresh
+        // pages): filling the half megabyte at start-up cost what a small capture's events did.
+        slots = calloc(Self.slotCount * Self.slotSize, 1)!
     }
 
-    deinit { slots.deallocate() }
+    deinit { free(slots) }
 
     /// Writes what `make` writes for `data` (members of the open object, after a separating
     /// comma when one is due): copied from its slot when the slot holds this data, else made

@@ -27,19 +27,40 @@ public enum Handoff {
         return max(1, min(allowed, online))
     }()
 
-    /// The number of bits set in the "Cpus_allowed:" mask of /proc/self/status.
+    /// The number of bits set in the "Cpus_allowed:" mask of /proc/self/status. Read as bytes:
+    /// split into lines of `Character`s, the file took 650,000 instructions, a tenth of starting
+    /// the program.
     static func allowedCPUs() -> Int? {
         let fd = open("/proc/self/status", O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 8192)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        guard count > 0 else { return nil }
-        let text = String(decoding: bytes[..<count], as: UTF8.self)
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return nil }
-        return line.dropFirst("Cpus_allowed:".count).reduce(0) { total, digit in
-            total + (digit.hexDigitValue ?? 0).nonzeroBitCount
+        return withUnsafeTemporaryAllocation(byteCount: 8192, alignment: 1) { buffer -> Int? in
+            let count = read(fd, buffer.baseAddress!, buffer.count)
+            guard count > 0 else { return nil }
+            return countMaskBits(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
+    }
+
+    /// The bits set in the hex digits after "Cpus_allowed:" up to the end of its line.
+    static func countMaskBits(_ status: UnsafeRawBufferPointer) -> Int? {
+        let label = Array("\nCpus_allowed:".utf8)
+        guard status.count > label.count,
+            var i = (0...(status.count - label.count)).first(where: { start in
+                label.indices.allSatisfy { status[start + $0] == label[$0] }
+            })
+        else { return nil }
+        i += label.count
+        var bits = 0
+        while i < status.count, status[i] != UInt8(ascii: "\n") {
+            let c = status[i] | 0x20  // lower case; ',' and ' ' stay themselves
+            if c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
+                bits += (c - UInt8(ascii: "0")).nonzeroBitCount
+            } else if c >= UInt8(ascii: "a"), c <= UInt8(ascii: "f") {
+                bits += (c - UInt8(ascii: "a") + 10).nonzeroBitCount
+            }
+            i += 1
+        }
+        return bits
     }
 
     /// - Parameters:

@@ -152,6 +152,19 @@ struct CoreCountTests {
         #expect(Handoff.allowedCPUs() != nil)
         #endif
     }
+
+    /// Masks as Linux prints them (proc(5): 32-bit words in hex, comma-separated).
+    @Test func `the mask's bits are counted from its line of /proc/self/status`() {
+        func count(_ status: String) -> Int? {
+            Array(status.utf8).withUnsafeBytes { Handoff.countMaskBits($0) }
+        }
+        #expect(count("Name:\tbluetape\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n") == 2)
+        #expect(count("Name:\tx\nCpus_allowed:\tff,ffffffff,00000001\nMems_allowed:\t1\n") == 41)
+        #expect(count("Name:\tx\nCpus_allowed:\t80000000,00000000\n") == 1)
+        #expect(count("Name:\tx\nCpus_allowed:\tAbC\n") == 7)
+        #expect(count("Name:\tx\nCpus_allowed_list:\t0-1\n") == nil)
+        #expect(count("Name:\tx\nThreads:\t1\n") == nil)
+    }
 }
 
 struct StageThreadsTests {
