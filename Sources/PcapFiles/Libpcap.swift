@@ -20,6 +20,14 @@ enum Libpcap {
 
     static func functions() throws(LoadError) -> bluetape_pcap { try loaded.get() }
 
+    /// A buffer for the messages libpcap writes where a call has no handle to keep them.
+    static func errorBuffer() -> [CChar] { [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1) }
+
+    /// The message libpcap wrote into `buffer` (up to its terminating zero).
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The message of the last error on `handle`.
     static func error(_ handle: OpaquePointer, _ pcap: bluetape_pcap) -> String {
         pcap.geterr(handle).map { String(cString: $0) } ?? "libpcap gave no reason"

@@ -28,9 +28,9 @@ public final class LiveMonitor {
     public init() throws(LiveCaptureError) {
         let pcap: bluetape_pcap
         do { pcap = try Libpcap.functions() } catch { throw LiveCaptureError(error.message) }
-        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        var errorBuffer = Libpcap.errorBuffer()
         guard let handle = pcap.create(LiveCaptureCheck.interface, &errorBuffer) else {
-            throw LiveCaptureError(LiveCaptureCheck.openProblem(permissionDenied: false, message: Self.text(errorBuffer)))
+            throw LiveCaptureError(LiveCaptureCheck.openProblem(permissionDenied: false, message: Libpcap.text(errorBuffer)))
         }
         _ = pcap.set_snaplen(handle, 65_535 + 4)
         _ = pcap.set_immediate_mode(handle, 1)
@@ -73,7 +73,7 @@ public final class LiveMonitor {
 
     /// The interfaces libpcap offers.
     public static func interfaces() -> [String] {
-        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        var errorBuffer = Libpcap.errorBuffer()
         guard let pcap = try? Libpcap.functions() else { return [] }
         var list: UnsafeMutablePointer<pcap_if_t>?
         guard pcap.findalldevs(&list, &errorBuffer) == 0 else { return [] }
@@ -92,9 +92,5 @@ public final class LiveMonitor {
         let kernel = ((try? WholeFile.list("/sys/class/bluetooth")) ?? []).filter { $0.hasPrefix("hci") }
         let named = interfaces.filter { $0.hasPrefix("bluetooth") && $0.dropFirst(9).allSatisfy(\.isNumber) && $0.count > 9 }
         return kernel + named
-    }
-
-    private static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -35,9 +35,9 @@ public final class PcapPackets {
     public init(path: String) throws(CaptureError) {
         let pcap: bluetape_pcap
         do { pcap = try Libpcap.functions() } catch { throw .libpcap(path: path, message: error.message) }
-        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        var errorBuffer = Libpcap.errorBuffer()
         guard let handle = pcap.open_offline(path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer) else {
-            let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let message = Libpcap.text(errorBuffer)
             throw .libpcap(path: path, message: message.isEmpty ? "libpcap could not open the file" : message)
         }
         self.pcap = pcap

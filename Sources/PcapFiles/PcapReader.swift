@@ -68,20 +68,18 @@ final class PcapReader: FormatReader {
     init(
         file: UnsafeMutablePointer<FILE>, path: String, memory: UnsafeMutableRawPointer? = nil, cookie: StreamCookie? = nil
     ) throws(CaptureError) {
-        let pcap: bluetape_pcap
-        do {
-            pcap = try Libpcap.functions()
-        } catch {
+        // Until libpcap holds the file, a failure closes it here.
+        func failure(_ message: String) -> CaptureError {
             fclose(file)
             memory?.deallocate()
-            throw .libpcap(path: path, message: error.message)
+            return .libpcap(path: path, message: message)
         }
-        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        let pcap: bluetape_pcap
+        do { pcap = try Libpcap.functions() } catch { throw failure(error.message) }
+        var errorBuffer = Libpcap.errorBuffer()
         guard let handle = pcap.fopen_offline(file, UInt32(PCAP_TSTAMP_PRECISION_MICRO), &errorBuffer) else {
-            fclose(file)
-            memory?.deallocate()
-            let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw .libpcap(path: path, message: message.isEmpty ? "libpcap could not open the file" : message)
+            let message = Libpcap.text(errorBuffer)
+            throw failure(message.isEmpty ? "libpcap could not open the file" : message)
         }
         self.pcap = pcap
         self.handle = handle
