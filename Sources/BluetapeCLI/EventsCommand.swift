@@ -77,7 +77,7 @@ enum EventsCommand: Command {
         var textWriter = EventText(mode: timeMode)
         let base = TimeBase()
         let member = JSONWriter.member("capture", path)
-        let adverts = AdvertisingJSONCache()
+        let adverts = EventJSONCache()
         if text, label { writer.raw(string: "== \(PrintableText.escape(path))\n") }
         // Reading and tracking on one thread, formatting and writing on this one.
         let counts = try readCapture { () throws(CaptureError) in

@@ -3,7 +3,7 @@ import BluetoothTracking
 import JSON
 
 extension EventJSON {
-    static func writeAdvertisement(_ adv: Advertisement, _ w: inout JSONWriter, _ cache: AdvertisingJSONCache?) {
+    static func writeAdvertisement(_ adv: Advertisement, _ w: inout JSONWriter, _ cache: EventJSONCache?) {
         address(adv.address, &w)
         addressType(adv.addressType, &w)
         if let rssi = adv.rssi {
@@ -37,16 +37,25 @@ extension EventJSON {
             w.key("truncated")
             w.bool(true)
         }
-        adv.data.withUnsafeBytes { bytes in
-            if let cache { cache.write(bytes, to: &w, writeAD) } else { writeAD(bytes, &w) }
-        }
+        // The cache reads the bytes itself: a closure here would retain it for every advert.
+        if let cache { cache.write(adv.data, to: &w, writeAD) } else { adv.data.withUnsafeBytes { writeAD($0, &w) } }
     }
 
     /// The AD list in order, then the lifted fields: name, mfr, service_data, uuids, tx_power, flags,
     /// appearance. One pass over the typed structures finds what there is; each lifted list is
     /// written in a pass of its own only when the data has one (the type picks the structures it
-    /// reads again; what they mean is still `ADStructure`'s to say).
+    /// reads again; what they mean is still `ADStructure`'s to say). Manufacturer and service data
+    /// are the tail of their structure's bytes, so their hex is copied from the AD list's.
     static func writeAD(_ bytes: UnsafeRawBufferPointer, _ w: inout JSONWriter) {
+        // A structure takes at least two bytes: room for where each one's hex begins.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: bytes.count / 2 + 1) { hexStart in
+            writeAD(bytes, hexStart: hexStart.baseAddress!, &w)
+        }
+    }
+
+    private static func writeAD(
+        _ bytes: UnsafeRawBufferPointer, hexStart: UnsafeMutablePointer<Int>, _ w: inout JSONWriter
+    ) {
         let structures = AdvertisingData.structures(in: bytes)
         w.key("ad")
         w.beginArray()
@@ -58,11 +67,12 @@ extension EventJSON {
         var txPower: Int8?
         var flags: UInt8?
         var appearance: UInt16?
-        for s in structures {
+        for (index, s) in structures.enumerated() {
             w.beginObject()
             w.key("type")
             w.int(s.type)
             w.key("data")
+            hexStart[index] = w.count + 1  // after the opening quote
             w.hex(s.data)
             w.endObject()
             switch s.kind {
@@ -79,6 +89,11 @@ extension EventJSON {
             }
         }
         w.endArray()
+        // `part` (a tail of structure `index`'s bytes) as hex, copied from that structure's.
+        func hex(_ part: UnsafeRawBufferPointer, of s: AdvertisingData.Structure, _ index: Int, _ w: inout JSONWriter) {
+            let skipped = part.count == 0 ? 0 : part.baseAddress! - s.data.baseAddress!
+            w.quotedCopy(ofWrittenAt: hexStart[index] + 2 * skipped, count: 2 * part.count)
+        }
         if let name {
             w.key("name")
             w.string(utf8: name)
@@ -86,13 +101,13 @@ extension EventJSON {
         if hasManufacturer {
             w.key("mfr")
             w.beginArray()
-            for s in structures where s.type == ADType.manufacturerData {
+            for (index, s) in structures.enumerated() where s.type == ADType.manufacturerData {
                 guard case .manufacturerData(let company, let data) = s.kind else { continue }
                 w.beginObject()
                 w.key("company")
                 w.int(company)
                 w.key("data")
-                w.hex(data)
+                hex(data, of: s, index, &w)
                 w.endObject()
             }
             w.endArray()
@@ -100,13 +115,14 @@ extension EventJSON {
         if hasServiceData {
             w.key("service_data")
             w.beginArray()
-            for s in structures where ADType.uuidSize(s.type) != nil && s.type >= ADType.serviceData16 {
+            for (index, s) in structures.enumerated()
+            where ADType.uuidSize(s.type) != nil && s.type >= ADType.serviceData16 {
                 guard case .serviceData(let uuid, let data) = s.kind else { continue }
                 w.beginObject()
                 w.key("uuid")
                 Self.uuid(uuid, &w)
                 w.key("data")
-                w.hex(data)
+                hex(data, of: s, index, &w)
                 w.endObject()
             }
             w.endArray()

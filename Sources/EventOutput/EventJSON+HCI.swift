@@ -7,8 +7,29 @@ import JSON
 extension EventJSON {
     /// An `hci` event: `name` is the specification's name; the decoded parameters follow as their
     /// snake_case keys (codes with a `_name`, bit fields with `_names`, times as `_ms`), before the
-    /// raw `data`.
-    static func writeHCI(_ h: HCIPacket, _ w: inout JSONWriter) {
+    /// raw `data`. Through `cache`, a packet already written lately is copied: its key is every
+    /// field the JSON is made from.
+    static func writeHCI(_ h: HCIPacket, _ w: inout JSONWriter, _ cache: EventJSONCache?) {
+        let header = 10
+        guard let cache, h.parameters.count <= EventJSONCache.keyCapacity - header else { return writeHCI(h, &w) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: header + h.parameters.count) { key in
+            key[0] = h.kind.rawValue
+            key[1] = UInt8(truncatingIfNeeded: h.code)
+            key[2] = UInt8(truncatingIfNeeded: h.code >> 8)
+            key[3] = (h.subevent == nil ? 0 : 1) | (h.status == nil ? 0 : 2) | (h.commandOpcode == nil ? 0 : 4)
+                | (h.manufacturer == nil ? 0 : 8)
+            key[4] = h.subevent ?? 0
+            key[5] = h.status ?? 0
+            key[6] = UInt8(truncatingIfNeeded: h.commandOpcode ?? 0)
+            key[7] = UInt8(truncatingIfNeeded: (h.commandOpcode ?? 0) >> 8)
+            key[8] = UInt8(truncatingIfNeeded: h.manufacturer ?? 0)
+            key[9] = UInt8(truncatingIfNeeded: (h.manufacturer ?? 0) >> 8)
+            for (i, byte) in h.parameters.enumerated() { key[header + i] = byte }
+            cache.write(UnsafeRawBufferPointer(key), as: .hciPacket, to: &w) { _, w in writeHCI(h, &w) }
+        }
+    }
+
+    private static func writeHCI(_ h: HCIPacket, _ w: inout JSONWriter) {
         w.key("kind")
         w.string(h.kind.name)
         if h.kind == .command {

@@ -5,9 +5,9 @@ import JSON
 
 /// Writes events as JSON Lines, the stream's contract (DESIGN.md, "The event stream").
 public enum EventJSON {
-    /// `cache`: the JSON of advertising data seen lately, for a stream of events (see
-    /// `AdvertisingJSONCache`); the output is the same with it or without.
-    public static func write(_ event: Event, to w: inout JSONWriter, cache: AdvertisingJSONCache? = nil) {
+    /// `cache`: the JSON of adverts and HCI packets seen lately, for a stream of events (see
+    /// `EventJSONCache`); the output is the same with it or without.
+    public static func write(_ event: Event, to w: inout JSONWriter, cache: EventJSONCache? = nil) {
         w.beginObject()
         w.key("frame")
         w.int(event.frame)
@@ -131,7 +131,7 @@ public enum EventJSON {
             w.hex(l.data)
         case .hci(let h):
             head(event, .hci, &w)
-            writeHCI(h, &w)
+            writeHCI(h, &w, cache)
         case .linkLayer(let l):
             head(event, .ll, &w)
             if let conn = l.connection {

@@ -410,6 +410,20 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// A quoted copy of `count` bytes already written at `offset`: the tail of a hex string
+    /// written again as a string of its own, without working out its digits again.
+    @inlinable
+    public mutating func quotedCopy(ofWrittenAt offset: Int, count: Int) {
+        precondition(offset >= 0 && count >= 0 && offset + count <= used, "copy of bytes not written")
+        separate()
+        reserve(count + 2)
+        base[used] = UInt8(ascii: "\"")
+        Self.copy(UnsafePointer(base + offset), count, to: base + used + 1)
+        base[used + 1 + count] = UInt8(ascii: "\"")
+        used += count + 2
+        needsComma = true
+    }
+
     /// The hex digits of four bytes (in memory order) as they lie in memory, little-endian.
     @inlinable @inline(__always)
     static func hexDigits(of word: UInt32) -> UInt64 {

@@ -65,6 +65,15 @@ struct BluetoothUUIDTests {
         #expect(BluetoothUUID(text) == nil)
     }
 
+    @Test func `a UUID taken from bytes in place is the one read from them`() throws {
+        for (wire, size) in [(Self.nordicUARTWire, 16), ("37 2A", 2), ("78 56 34 12", 4)] {
+            let bytes = hex(wire + " EE")  // a byte past the UUID, not part of it
+            let read = try reading(bytes) { r throws(DecodeError) in try BluetoothUUID(reading: &r, size: size) }
+            bytes.withUnsafeBytes { #expect(BluetoothUUID(littleEndian: $0, size: size) == read) }
+        }
+        #expect(hex("78 56 34 12").withUnsafeBytes { BluetoothUUID(littleEndian: $0, size: 4) }.description == "12345678")
+    }
+
     @Test func `a UUID size other than 2, 4 or 16 is a bad length`() {
         let error = parseError(hex("01 02 03")) { r throws(DecodeError) in
             _ = try BluetoothUUID(reading: &r, size: 3)

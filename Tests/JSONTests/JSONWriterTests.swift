@@ -174,4 +174,20 @@ struct HexTests {
             }
         }
     }
+
+    /// A tail of written hex copied as a string of its own, at the lengths each copy path takes
+    /// (a byte loop, two overlapping words of four or eight, a longer copy).
+    @Test func `a quoted copy of written bytes is their tail, separated and quoted`() {
+        let bytes = (0..<40).map { UInt8($0 * 7 & 0xFF) }
+        for skip in [0, 2, 5, 37, 40] {
+            var w = JSONWriter(capacity: 8)
+            w.beginArray()
+            bytes.withUnsafeBytes { w.hex($0) }
+            let digits = String(decoding: w.bytes.dropFirst(2).dropLast(), as: UTF8.self)
+            w.quotedCopy(ofWrittenAt: 2 + 2 * skip, count: 2 * (bytes.count - skip))
+            w.endArray()
+            let tail = String(digits.dropFirst(2 * skip))
+            #expect(String(decoding: w.bytes, as: UTF8.self) == "[\"\(digits)\",\"\(tail)\"]", "skip \(skip)")
+        }
+    }
 }

@@ -247,18 +247,24 @@ public enum ADStructure {
         case ADType.appearance where data.count == 2:
             self = .appearance(UInt16(data[0]) | UInt16(data[1]) << 8)
         case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
-            var r = ByteReader(data)
-            guard let size = ADType.uuidSize(type), let uuid = try? BluetoothUUID(reading: &r, size: size) else {
+            let size = ADType.uuidSize(type) ?? 2
+            guard data.count >= size else {
                 self = .other
                 return
             }
-            self = .serviceData(uuid, r.unread)
+            self = .serviceData(BluetoothUUID(littleEndian: data, size: size), Self.tail(of: data, from: size))
         case ADType.manufacturerData where data.count >= 2:
-            self = .manufacturerData(
-                company: UInt16(data[0]) | UInt16(data[1]) << 8, UnsafeRawBufferPointer(rebasing: data.dropFirst(2)))
+            self = .manufacturerData(company: UInt16(data[0]) | UInt16(data[1]) << 8, Self.tail(of: data, from: 2))
         default:
             self = .other
         }
+    }
+
+    /// The bytes of `data` from `start` on (a slice's `dropFirst` cost as much as the rest of
+    /// reading the structure).
+    @inlinable
+    static func tail(of data: UnsafeRawBufferPointer, from start: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: data.baseAddress.map { $0 + start }, count: data.count - start)
     }
 }
 

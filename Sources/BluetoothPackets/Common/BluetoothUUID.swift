@@ -24,6 +24,22 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
         low = Self.baseLow
     }
 
+    /// The UUID in the first `size` bytes of `bytes` (2, 4 or 16 of them, which the caller has
+    /// checked are there), in wire (little-endian) order.
+    @inlinable
+    public init(littleEndian bytes: UnsafeRawBufferPointer, size: Int) {
+        precondition(bytes.count >= size && (size == 2 || size == 4 || size == 16), "no UUID of that size there")
+        let base = bytes.baseAddress!
+        switch size {
+        case 2: self.init(UInt32(UInt16(littleEndian: base.loadUnaligned(as: UInt16.self))))
+        case 4: self.init(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
+        default:
+            self.init(
+                high: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                low: UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)))
+        }
+    }
+
     /// The short form, when this UUID is built on the Bluetooth base UUID.
     public var shortValue: UInt32? {
         guard low == Self.baseLow, high & 0xFFFF_FFFF == Self.baseHigh else { return nil }

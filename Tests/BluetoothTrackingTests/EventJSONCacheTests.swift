@@ -4,16 +4,19 @@ import JSON
 import Testing
 import TestSupport
 
-/// `AdvertisingJSONCache` changes how an advert's JSON is made, never what it is.
+/// `EventJSONCache` changes how an advert's or an HCI packet's JSON is made, never what it is.
 @Suite(.enabled(if: TestPaths.sharedCaptures != nil, "../shared/captures is not present"))
-struct AdvertisingJSONCacheTests {
+struct EventJSONCacheTests {
     /// Every event of the shared captures with adverts, through one cache in turn: legacy data
     /// that repeats and data that collides in a slot (some 90,000 adverts into 1,024 slots),
-    /// empty data, data whose structures run past its end, and extended data too long to keep.
+    /// empty data, data whose structures run past its end, and extended data too long to keep;
+    /// HCI commands and events, in the same slots, with parameters too long to keep among them.
     @Test func `events written through the cache are the events written without it`() throws {
-        let cache = AdvertisingJSONCache()
+        let cache = EventJSONCache()
         var adverts = 0
         var extended = 0
+        var hciPackets = 0
+        var longHCIPackets = 0
         for name in SharedCaptureEventTests.hciCaptures + SharedCaptureEventTests.packetLoggerCaptures {
             let path = try #require(SharedCapture.path(name))
             var plain = JSONWriter(capacity: 1 << 16)
@@ -22,6 +25,10 @@ struct AdvertisingJSONCacheTests {
                 if let advert = event.advertisement {
                     adverts += 1
                     if advert.data.count > 31 { extended += 1 }
+                }
+                if case .hci(let packet) = event.body {
+                    hciPackets += 1
+                    if packet.parameters.count > 21 { longHCIPackets += 1 }
                 }
                 EventJSON.write(event, to: &plain)
                 EventJSON.write(event, to: &cached, cache: cache)
@@ -34,8 +41,10 @@ struct AdvertisingJSONCacheTests {
         }
         #expect(adverts > 50_000)
         #expect(extended > 0)
+        #expect(hciPackets > 1_000)
+        #expect(longHCIPackets > 0)
         // Most adverts repeat one seen lately, and those come from the cache.
         #expect(cache.hits > adverts / 2)
-        #expect(cache.hits < adverts)
+        #expect(cache.hits < adverts + hciPackets)
     }
 }
