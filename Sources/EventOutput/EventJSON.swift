@@ -5,7 +5,7 @@ import JSON
 
 /// Writes events as JSON Lines, the stream's contract (DESIGN.md, "The event stream").
 public enum EventJSON {
-    /// `cache`: the JSON of adverts and HCI packets seen lately, for a stream of events (see
+    /// `cache`: the JSON of adverts, HCI packets and ATT heads seen lately, for a stream of events (see
     /// `EventJSONCache`); the output is the same with it or without.
     public static func write(_ event: Event, to w: inout JSONWriter, cache: EventJSONCache? = nil) {
         w.beginObject()
@@ -33,7 +33,7 @@ public enum EventJSON {
             w.string(HCINames.error(d.reason))
         case .att(let att):
             head(event, .att, &w)
-            writeATT(att, &w)
+            writeATT(att, &w, cache)
         case .mtu(let m):
             head(event, .mtu, &w)
             w.key("conn")
@@ -216,133 +216,6 @@ public enum EventJSON {
         w.int(channel)
         w.key("bearer")
         w.literal(bearer.name)
-    }
-
-    static func writeATT(_ att: ATTEvent, _ w: inout JSONWriter) {
-        w.key("conn")
-        w.int(att.connection)
-        if let peer = att.peer { address(peer, &w) }
-        direction(att.direction, &w)
-        w.key("opcode")
-        w.int(att.opcode)
-        w.key("op")
-        if let op = att.staticOp { w.literal(op) } else { w.string(att.op) }
-        bearer(channel: att.channel, att.bearer, &w)
-        if let mtu = att.exchangedMTU {
-            w.key(att.opcode == ATTOpcode.exchangeMTURequest ? "client_mtu" : "server_mtu")
-            w.int(mtu)
-        }
-        if let handle = att.handle {
-            w.key("handle")
-            w.int(handle)
-            if att.localServer {
-                w.key("server")
-                w.string("local")
-            }
-            w.key("uuid")
-            if let attribute = att.attribute {
-                uuid(attribute.uuid, &w)
-                if let service = attribute.service {
-                    w.key("service")
-                    uuid(service, &w)
-                }
-                if let characteristic = attribute.characteristic {
-                    w.key("characteristic")
-                    uuid(characteristic, &w)
-                }
-                w.key("uuid_from")
-                w.literal(attribute.source.name)
-                if let frame = attribute.frame {
-                    w.key("uuid_frame")
-                    w.int(frame)
-                }
-            } else {
-                w.null()
-            }
-        }
-        if let range = att.range {
-            w.key("start_handle")
-            w.int(range.lowerBound)
-            w.key("end_handle")
-            w.int(range.upperBound)
-        }
-        if let handles = att.handles {
-            w.key("handles")
-            w.beginArray()
-            for h in handles { w.int(h) }
-            w.endArray()
-        }
-        if let type = att.attributeType {
-            w.key("attribute_type")
-            uuid(type, &w)
-        }
-        if let offset = att.offset {
-            w.key("offset")
-            w.int(offset)
-        }
-        if let request = att.requestOpcode {
-            w.key("request")
-            w.string(ATTOpcode.name(request))
-        }
-        if let code = att.errorCode {
-            w.key("error")
-            w.int(code)
-            w.key("error_name")
-            w.string(ATTErrorNames.name(code))
-        }
-        if let frame = att.requestFrame {
-            w.key("request_frame")
-            w.int(frame)
-        }
-        if let discovered = att.discovered {
-            w.key("discovered")
-            w.beginArray()
-            for entry in discovered {
-                w.beginObject()
-                w.key("handle")
-                w.int(entry.handle)
-                w.key("uuid")
-                uuid(entry.uuid, &w)
-                if let end = entry.endOrValueHandle {
-                    if entry.properties == nil { w.key("end") } else { w.key("value_handle") }
-                    w.int(end)
-                }
-                if let properties = entry.properties {
-                    w.key("properties")
-                    w.int(properties)
-                    w.key("property_names")
-                    w.beginArray()
-                    for name in GATTWords.properties(properties) { w.literal(name) }
-                    w.endArray()
-                }
-                w.endObject()
-            }
-            w.endArray()
-        }
-        if let value = att.value {
-            w.key("value")
-            w.hex(value)
-            writeValueMeaning(att, value, &w)
-        }
-        if att.partial {
-            w.key("partial")
-            w.bool(true)
-        }
-    }
-
-    /// A CCCD's value as `cccd` (["notify", "indicate"]), an Appearance characteristic's as `appearance`.
-    static func writeValueMeaning(_ att: ATTEvent, _ value: [UInt8], _ w: inout JSONWriter) {
-        guard let uuid = att.attribute?.uuid.shortValue, value.count == 2, !att.partial else { return }
-        let word = UInt16(value[0]) | UInt16(value[1]) << 8
-        switch uuid {
-        case 0x2902:
-            w.key("cccd")
-            w.beginArray()
-            for name in GATTWords.clientConfiguration(word) { w.literal(name) }
-            w.endArray()
-        case 0x2A01: appearance(word, &w)
-        default: break
-        }
     }
 
     static func appearance(_ value: UInt16, _ w: inout JSONWriter) {

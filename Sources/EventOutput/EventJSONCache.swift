@@ -7,26 +7,31 @@ import Glibc
 import Darwin
 #endif
 
-/// The JSON of the parts of events that repeat, by the bytes they are made from. A device sends
-/// the same advert again and again, and a controller the same flow-control event (Number Of
-/// Completed Packets) for each packet it sends: writing an advert's AD list and the fields lifted
-/// from it was two fifths of writing an event stream, and an HCI event's decoded parameters took
-/// thousands of instructions; from here each is one copy. Keys of up to 31 bytes, in 1,024 slots
-/// chosen by a hash of the key; a slot holds the last key that fell to it.
+/// The JSON of the parts of events that repeat, by what they are made from. A device sends the
+/// same advert again and again, a controller the same flow-control event (Number Of Completed
+/// Packets) for each packet it sends, and a connection's notifications differ from the last one
+/// on that handle only in their value: writing an advert's AD list and the fields lifted from it
+/// was two fifths of writing an event stream, an HCI event's decoded parameters took thousands of
+/// instructions, and an ATT event's connection, operation and attribute most of its line; from
+/// here each is one copy. Keys of up to 94 bytes, in 1,024 slots chosen by a hash of the key; a
+/// slot holds the last key that fell to it.
 public final class EventJSONCache {
-    /// What a key is made from: the same bytes as advertising data and as an HCI event are two keys.
+    /// What a key is made from: the same bytes as advertising data and as an HCI packet are two keys.
     enum Part: UInt8 {
         case advertisingData
         case hciPacket
+        /// The members of an ATT event up to its attribute (`EventJSON.attHeadKey`).
+        case attHead
     }
 
     /// The longest key kept.
-    static let keyCapacity = 31
+    static let keyCapacity = 94
     static let slotCount = 1024
-    static let slotSize = 512
-    /// Each slot: the key (its part and length in one byte, then its bytes, zero-padded to 32
-    /// bytes), the fragment's length (0: empty slot) and the fragment.
-    static let fragmentOffset = 34
+    static let slotSize = 640
+    /// Each slot: the key (its part and length, then its bytes, zero-padded to whole words), the
+    /// fragment's length (0: empty slot) and the fragment.
+    static let keyArea = 96
+    static let fragmentOffset = keyArea + 2
     static let fragmentCapacity = slotSize - fragmentOffset
 
     private let slots: UnsafeMutableRawPointer
@@ -35,7 +40,7 @@ public final class EventJSONCache {
 
     public init() {
         // Zeroed by the kernel as each page is first touched (calloc of this size maps fresh
-        // pages): filling the half megabyte at start-up cost what a small capture's events did.
+        // pages): filling the slots at start-up cost what a small capture's events did.
         slots = calloc(Self.slotCount * Self.slotSize, 1)!
     }
 
@@ -58,21 +63,27 @@ public final class EventJSONCache {
         _ make: (UnsafeRawBufferPointer, inout JSONWriter) -> Void
     ) {
         guard key.count <= Self.keyCapacity else { return make(key, &w) }
-        var padded: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &padded) { padded in
-            padded[0] = UInt8(key.count) | part.rawValue << 5
-            if let source = key.baseAddress { (padded.baseAddress! + 1).copyMemory(from: source, byteCount: key.count) }
-        }
-        let hash =
-            (padded.0 &* 0x9E37_79B9_7F4A_7C15) ^ (padded.1 &* 0xC2B2_AE3D_27D4_EB4F)
-            ^ (padded.2 &* 0x1656_67B1_9E37_79F9) ^ (padded.3 &* 0xD6E8_FEB8_6659_FD93)
-        let slot = slots + Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 54) * Self.slotSize
-        let length = Int(slot.load(fromByteOffset: 32, as: UInt16.self))
-        if length > 0, slot.load(as: UInt64.self) == padded.0, slot.load(fromByteOffset: 8, as: UInt64.self) == padded.1,
-            slot.load(fromByteOffset: 16, as: UInt64.self) == padded.2,
-            slot.load(fromByteOffset: 24, as: UInt64.self) == padded.3
-        {
+        // The key as whole words: part, length, bytes, then zeros.
+        let words = (key.count + 2 + 7) / 8
+        var padded = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
+                      UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        // The slot to fill, or nil when it held this key and was written.
+        let slot = withUnsafeMutableBytes(of: &padded) { padded -> UnsafeMutableRawPointer? in
+            padded[0] = part.rawValue
+            padded[1] = UInt8(key.count)
+            if let source = key.baseAddress { (padded.baseAddress! + 2).copyMemory(from: source, byteCount: key.count) }
+            var hash: UInt64 = 0
+            for i in 0..<words {
+                hash = (hash ^ padded.load(fromByteOffset: 8 * i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+                hash ^= hash >> 29
+            }
+            let slot = slots + Int(truncatingIfNeeded: (hash &* 0xD6E8_FEB8_6659_FD93) >> 54) * Self.slotSize
+            let length = Int(slot.load(fromByteOffset: Self.keyArea, as: UInt16.self))
+            guard length > 0, memcmp(slot, padded.baseAddress!, 8 * words) == 0 else { return slot }
             w.rawMembers(UnsafeRawBufferPointer(start: slot + Self.fragmentOffset, count: length))
+            return nil
+        }
+        guard let slot else {
             hits += 1
             return
         }
@@ -83,11 +94,12 @@ public final class EventJSONCache {
             var fragment = UnsafeRawBufferPointer(rebasing: written[start...])
             if fragment.first == UInt8(ascii: ",") { fragment = UnsafeRawBufferPointer(rebasing: fragment.dropFirst()) }
             guard !fragment.isEmpty, fragment.count <= Self.fragmentCapacity else {
-                slot.storeBytes(of: 0, toByteOffset: 32, as: UInt16.self)
+                slot.storeBytes(of: 0, toByteOffset: Self.keyArea, as: UInt16.self)
                 return
             }
-            withUnsafeBytes(of: padded) { slot.copyMemory(from: $0.baseAddress!, byteCount: 32) }
-            slot.storeBytes(of: UInt16(fragment.count), toByteOffset: 32, as: UInt16.self)
+            // The whole key area, so that a shorter key leaves no bytes of a longer one behind.
+            withUnsafeBytes(of: padded) { slot.copyMemory(from: $0.baseAddress!, byteCount: Self.keyArea) }
+            slot.storeBytes(of: UInt16(fragment.count), toByteOffset: Self.keyArea, as: UInt16.self)
             (slot + Self.fragmentOffset).copyMemory(from: fragment.baseAddress!, byteCount: fragment.count)
         }
     }

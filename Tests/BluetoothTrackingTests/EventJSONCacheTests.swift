@@ -4,19 +4,22 @@ import JSON
 import Testing
 import TestSupport
 
-/// `EventJSONCache` changes how an advert's or an HCI packet's JSON is made, never what it is.
+/// `EventJSONCache` changes how an advert's, an HCI packet's or an ATT event's JSON is made,
+/// never what it is.
 @Suite(.enabled(if: TestPaths.sharedCaptures != nil, "../shared/captures is not present"))
 struct EventJSONCacheTests {
     /// Every event of the shared captures with adverts, through one cache in turn: legacy data
     /// that repeats and data that collides in a slot (some 90,000 adverts into 1,024 slots),
     /// empty data, data whose structures run past its end, and extended data too long to keep;
-    /// HCI commands and events, in the same slots, with parameters too long to keep among them.
+    /// HCI commands and events, in the same slots, with parameters too long to keep among them;
+    /// ATT events of every kind, whose heads (connection, operation, attribute) come from it.
     @Test func `events written through the cache are the events written without it`() throws {
         let cache = EventJSONCache()
         var adverts = 0
         var extended = 0
         var hciPackets = 0
         var longHCIPackets = 0
+        var attEvents = 0
         for name in SharedCaptureEventTests.hciCaptures + SharedCaptureEventTests.packetLoggerCaptures {
             let path = try #require(SharedCapture.path(name))
             var plain = JSONWriter(capacity: 1 << 16)
@@ -28,8 +31,9 @@ struct EventJSONCacheTests {
                 }
                 if case .hci(let packet) = event.body {
                     hciPackets += 1
-                    if packet.parameters.count > 21 { longHCIPackets += 1 }
+                    if packet.parameters.count > 84 { longHCIPackets += 1 }
                 }
+                if case .att = event.body { attEvents += 1 }
                 EventJSON.write(event, to: &plain)
                 EventJSON.write(event, to: &cached, cache: cache)
             }
@@ -43,8 +47,9 @@ struct EventJSONCacheTests {
         #expect(extended > 0)
         #expect(hciPackets > 1_000)
         #expect(longHCIPackets > 0)
+        #expect(attEvents > 10_000)
         // Most adverts repeat one seen lately, and those come from the cache.
         #expect(cache.hits > adverts / 2)
-        #expect(cache.hits < adverts + hciPackets)
+        #expect(cache.hits < adverts + hciPackets + attEvents)
     }
 }
