@@ -38,23 +38,57 @@ extension EventJSON {
             w.bool(true)
         }
         // The cache reads the bytes itself: a closure here would retain it for every advert.
-        if let cache { cache.write(adv.data, to: &w, writeAD) } else { adv.data.withUnsafeBytes { writeAD($0, &w) } }
+        if let cache {
+            cache.write(adv.data, to: &w, zeroVarying: zeroVarying, writeAD)
+        } else {
+            adv.data.withUnsafeBytes { bytes in
+                withUnsafeTemporaryAllocation(of: EventJSONCache.Hole.self, capacity: EventJSONCache.holeCapacity) {
+                    var holes = EventJSONCache.Holes(base: $0.baseAddress!)
+                    writeAD(bytes, &w, &holes)
+                }
+            }
+        }
+    }
+
+    /// Where the bytes of `s` that the JSON shows only as hex begin, or nil when all of them
+    /// show elsewhere too (a flags word, a name): manufacturer and service data after the
+    /// company or UUID, and every byte of a structure not interpreted. A sensor's readings lie
+    /// there, and an advert's JSON is the same as another's with other bytes there but for that hex.
+    static func varyingStart(_ s: AdvertisingData.Structure) -> Int? {
+        switch s.kind {
+        case .manufacturerData(_, let data), .serviceData(_, let data): s.data.count - data.count
+        case .other: 0
+        default: nil
+        }
+    }
+
+    /// Zeroes the bytes of `data` that `varyingStart` finds: what is left is an advert's template.
+    static func zeroVarying(_ data: UnsafeMutableRawBufferPointer) {
+        // Only data bytes are zeroed, never the lengths and types the walk reads.
+        for s in AdvertisingData.structures(in: UnsafeRawBufferPointer(data)) {
+            guard let varying = varyingStart(s) else { continue }
+            let start = s.offset + 2 + varying
+            UnsafeMutableRawBufferPointer(rebasing: data[start..<(start + s.data.count - varying)]).initializeMemory(
+                as: UInt8.self, repeating: 0)
+        }
     }
 
     /// The AD list in order, then the lifted fields: name, mfr, service_data, uuids, tx_power, flags,
     /// appearance. One pass over the typed structures finds what there is; each lifted list is
     /// written in a pass of its own only when the data has one (the type picks the structures it
     /// reads again; what they mean is still `ADStructure`'s to say). Manufacturer and service data
-    /// are the tail of their structure's bytes, so their hex is copied from the AD list's.
-    static func writeAD(_ bytes: UnsafeRawBufferPointer, _ w: inout JSONWriter) {
+    /// are the tail of their structure's bytes, so their hex is copied from the AD list's. `holes`:
+    /// where the hex of the bytes `varyingStart` finds was written.
+    static func writeAD(_ bytes: UnsafeRawBufferPointer, _ w: inout JSONWriter, _ holes: inout EventJSONCache.Holes) {
         // A structure takes at least two bytes: room for where each one's hex begins.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: bytes.count / 2 + 1) { hexStart in
-            writeAD(bytes, hexStart: hexStart.baseAddress!, &w)
+            writeAD(bytes, hexStart: hexStart.baseAddress!, &w, &holes)
         }
     }
 
     private static func writeAD(
-        _ bytes: UnsafeRawBufferPointer, hexStart: UnsafeMutablePointer<Int>, _ w: inout JSONWriter
+        _ bytes: UnsafeRawBufferPointer, hexStart: UnsafeMutablePointer<Int>, _ w: inout JSONWriter,
+        _ holes: inout EventJSONCache.Holes
     ) {
         let structures = AdvertisingData.structures(in: bytes)
         w.key("ad")
@@ -75,6 +109,9 @@ extension EventJSON {
             hexStart[index] = w.count + 1  // after the opening quote
             w.hex(s.data)
             w.endObject()
+            if let varying = varyingStart(s) {
+                holes.add(output: hexStart[index] + 2 * varying, start: s.offset + 2 + varying, count: s.data.count - varying)
+            }
             switch s.kind {
             case .localName(let text, let complete):
                 if complete || !nameIsComplete { name = text }
@@ -89,10 +126,12 @@ extension EventJSON {
             }
         }
         w.endArray()
-        // `part` (a tail of structure `index`'s bytes) as hex, copied from that structure's.
+        // `part` (a tail of structure `index`'s bytes, all of it varying) as hex, copied from
+        // that structure's.
         func hex(_ part: UnsafeRawBufferPointer, of s: AdvertisingData.Structure, _ index: Int, _ w: inout JSONWriter) {
-            let skipped = part.count == 0 ? 0 : part.baseAddress! - s.data.baseAddress!
+            let skipped = s.data.count - part.count
             w.quotedCopy(ofWrittenAt: hexStart[index] + 2 * skipped, count: 2 * part.count)
+            holes.add(output: w.count - 1 - 2 * part.count, start: s.offset + 2 + skipped, count: part.count)
         }
         if let name {
             w.key("name")

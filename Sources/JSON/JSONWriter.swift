@@ -391,23 +391,37 @@ public struct JSONWriter: ~Copyable {
         reserve(count * 2 + 2)
         let out = UnsafeMutableRawPointer(base + used)
         out.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-        var i = 0
-        if let source = value.baseAddress {
-            // Four bytes become eight digits in one word.
-            while i + 4 <= count {
-                let word = source.loadUnaligned(fromByteOffset: i, as: UInt32.self)
-                out.storeBytes(of: Self.hexDigits(of: word), toByteOffset: 1 + 2 * i, as: UInt64.self)
-                i += 4
-            }
-            while i < count {
-                let digits = UInt16(truncatingIfNeeded: Self.hexDigits(of: UInt32(source.load(fromByteOffset: i, as: UInt8.self))))
-                out.storeBytes(of: digits, toByteOffset: 1 + 2 * i, as: UInt16.self)
-                i += 1
-            }
-        }
+        Self.storeHex(of: value, at: out + 1)
         out.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 + 2 * count, as: UInt8.self)
         used += count * 2 + 2
         needsComma = true
+    }
+
+    /// Writes the hex digits of `value` over bytes already written from `offset` on: a template's
+    /// varying part written again (`2 * value.count` digits, no quotes).
+    @inlinable
+    public mutating func overwriteHex(at offset: Int, with value: UnsafeRawBufferPointer) {
+        precondition(offset >= 0 && offset + 2 * value.count <= used, "hex over bytes not written")
+        Self.storeHex(of: value, at: UnsafeMutableRawPointer(base + offset))
+    }
+
+    /// The digits of `value`, two per byte, from `out` on.
+    @inlinable @inline(__always)
+    static func storeHex(of value: UnsafeRawBufferPointer, at out: UnsafeMutableRawPointer) {
+        guard let source = value.baseAddress else { return }
+        let count = value.count
+        var i = 0
+        // Four bytes become eight digits in one word.
+        while i + 4 <= count {
+            let word = source.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+            out.storeBytes(of: Self.hexDigits(of: word), toByteOffset: 2 * i, as: UInt64.self)
+            i += 4
+        }
+        while i < count {
+            let digits = UInt16(truncatingIfNeeded: Self.hexDigits(of: UInt32(source.load(fromByteOffset: i, as: UInt8.self))))
+            out.storeBytes(of: digits, toByteOffset: 2 * i, as: UInt16.self)
+            i += 1
+        }
     }
 
     /// A quoted copy of `count` bytes already written at `offset`: the tail of a hex string

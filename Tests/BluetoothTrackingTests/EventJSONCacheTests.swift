@@ -52,4 +52,44 @@ struct EventJSONCacheTests {
         #expect(cache.hits > adverts / 2)
         #expect(cache.hits < adverts + hciPackets + attEvents)
     }
+
+    /// Adverts that differ from one seen before only in bytes shown as hex (a sensor's
+    /// readings) come through its template; any other difference is another template.
+    @Test func `a template's hex is each advert's own, and only hex-only bytes are shared`() {
+        let adverts = [
+            // Flags, manufacturer data of company 0xFFFF, then the same with other readings.
+            "02 01 06 07 FF FF FF 01 02 03 04",
+            "02 01 06 07 FF FF FF 0A 0B 0C 0D",
+            // The same shape from another company, and with other flags: not that template.
+            "02 01 06 07 FF 4C 00 0A 0B 0C 0D",
+            "02 01 04 07 FF FF FF 05 06 07 08",
+            // Service data for 0x181A, twice, then for 0x181B.
+            "05 16 1A 18 1B 07",
+            "05 16 1A 18 2C 08",
+            "05 16 1B 18 2C 08",
+            // A type Bluetape does not read (0x2A), a name, then the same with another name.
+            "03 2A 01 02 04 09 45 6E 76",
+            "03 2A 03 04 04 09 45 6E 76",
+            "03 2A 03 04 04 09 45 6E 78",
+            // Manufacturer data too short for a company: listed, nothing lifted.
+            "02 FF 4C",
+            "02 FF 4D",
+        ]
+        var trace = HCITrace()
+        for data in adverts {
+            let bytes = hex(data)
+            trace.leMeta(0x02, [0x01, 0x00, 0x01] + hex("C7 0E F9 30 6B C2") + [UInt8(bytes.count)] + bytes + [0xC1])
+        }
+        let events = track(trace)
+        #expect(events.count == adverts.count)
+        let cache = EventJSONCache()
+        for event in events {
+            var cached = JSONWriter()
+            EventJSON.write(event, to: &cached, cache: cache)
+            #expect(String(decoding: cached.bytes, as: UTF8.self) == jsonLine(event) + "\n")
+        }
+        // Through a template: the second of each pair (manufacturer data, service data, the 0x2A
+        // structure, the short manufacturer data: a structure read as nothing is all hex).
+        #expect(cache.hits == 4)
+    }
 }
