@@ -193,7 +193,7 @@ public final class Capture {
                 filter.timeBase = time
                 firstRecord(time)
             },
-            makingIn: events.nextSlot
+            makingIn: { events.nextSlot(deinitializing: Event.deinitialize) }
         ) { event in
             if !filtering || filter.accepts(event.pointee) {
                 events.emit(madeIn: event)

@@ -96,13 +96,14 @@ extension Tracker {
     /// Emits an advertisement, after a diagnostic when its AD structures are broken. `dataStart`: where this
     /// record's bytes begin in data joined from several records; a byte before it has no offset in this packet.
     func emitAdvertisement(_ advertisement: consuming Advertisement, dataOffset: Int, dataStart: Int = 0) {
+        let inline = advertisement.data.isInline
         if let error = Self.overrun(in: advertisement) {
             diagnose(
                 "ad", "ad.length_overrun",
                 "AD structure from \(advertisement.address) at data offset \(error.offset) runs past the data: \(error.reasonText)",
                 offset: error.offset >= dataStart ? dataOffset + error.offset - dataStart : nil)
         }
-        push(.advertisement(consume advertisement))
+        push(.advertisement(consume advertisement), mayHoldReferences: !inline)
     }
 
     /// Where its AD structures run past its data, if they do. Borrowed: read through the

@@ -179,13 +179,16 @@ public final class Tracker {
 
     // MARK: Outbox
 
-    func push(_ body: consuming Event.Body, held: Bool = false) {
+    /// `mayHoldReferences`: false for a body known to hold nothing on the heap (`Event.deinitialize`).
+    func push(_ body: consuming Event.Body, held: Bool = false, mayHoldReferences: Bool = true) {
         statistics.events += 1
         // Nothing waiting: the event goes straight out, made where the sink (borrowed without
         // a retain) wants it.
         if !held, heldCount == 0, outboxStart == outbox.count, let sink {
             let slot = sink._withUnsafeGuaranteedRef { $0.slot() }
-            Event.initialize(slot, frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated)
+            Event.initialize(
+                slot, frame: frame, timestamp: timestamp, adapter: adapter, body: body, truncated: truncated,
+                mayHoldReferences: mayHoldReferences)
             sink._withUnsafeGuaranteedRef { $0.take(slot) }
             return
         }

@@ -206,11 +206,20 @@ public final class HandoffSink<Element> {
     /// `emit(madeIn:)` or `drop(madeIn:)`, with no other call to the sink in between.
     @inlinable @inline(__always)
     public func nextSlot() -> UnsafeMutablePointer<Element> {
+        nextSlot { $0.deinitialize(count: 1) }
+    }
+
+    /// As `nextSlot()`, `deinitialize` freeing the last fill's element where one is left (an
+    /// element type that can tell cheaply when it holds nothing to free skips the general path).
+    @inlinable @inline(__always)
+    public func nextSlot(deinitializing deinitialize: (UnsafeMutablePointer<Element>) -> Void)
+        -> UnsafeMutablePointer<Element>
+    {
         if direct != nil { return directSlot }
         // The slot may still hold the last fill's element: it is freed as this one takes its
         // place (see `HandoffBatch`).
         if filled < initialized {
-            (slots + filled).deinitialize(count: 1)
+            deinitialize(slots + filled)
         } else {
             initialized += 1
         }

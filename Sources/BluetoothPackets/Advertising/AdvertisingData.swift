@@ -68,6 +68,9 @@ public struct AdvertisingData: Sendable, Hashable {
 
     public var count: Int { long?.count ?? Int(shortCount) }
 
+    /// The bytes are held in the value itself: it holds nothing on the heap.
+    @inlinable public var isInline: Bool { long == nil }
+
     /// Calls `body` with the bytes where they are held.
     @inlinable
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
