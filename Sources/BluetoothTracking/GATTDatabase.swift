@@ -24,11 +24,19 @@ public struct GATTDatabase: Sendable {
         public var frame: Int?
     }
 
-    public private(set) var services: [Service] = []
+    public private(set) var services: [Service] = [] {
+        didSet { lastResolved = nil }
+    }
     /// Sorted by declaration handle.
-    public private(set) var characteristics: [Characteristic] = []
+    public private(set) var characteristics: [Characteristic] = [] {
+        didSet { lastResolved = nil }
+    }
     /// Every attribute whose type is known, by handle.
-    public private(set) var attributes: [UInt16: Attribute] = [:]
+    public private(set) var attributes: [UInt16: Attribute] = [:] {
+        didSet { lastResolved = nil }
+    }
+    /// The last handle resolved, for `resolve(remembering:source:)`; forgotten at every change.
+    private var lastResolved: (handle: UInt16, source: UUIDSource, attribute: ResolvedAttribute?)?
 
     /// Services, and characteristics, kept per database: far more than any real GATT server has.
     /// A capture can discover tens of thousands of made-up services; past this, new ones are not
@@ -98,6 +106,16 @@ public struct GATTDatabase: Sendable {
                 frame: c.frame)
         }
         for (handle, attribute) in other.attributes { attributes[handle] = attribute }
+    }
+
+    /// `resolve(_:source:)`, remembering the answer: a connection's notifications and writes come
+    /// one after another on the same handle, and each answer searched the services and
+    /// characteristics again.
+    public mutating func resolve(remembering handle: UInt16, source: UUIDSource) -> ResolvedAttribute? {
+        if let last = lastResolved, last.handle == handle, last.source == source { return last.attribute }
+        let attribute = resolve(handle, source: source)
+        lastResolved = (handle, source, attribute)
+        return attribute
     }
 
     /// What `handle` is, or nil when this database does not know it.

@@ -135,7 +135,7 @@ extension Tracker {
     /// What a handle is, from this connection's discovery (on any of its bearers), an earlier
     /// connection, or the map.
     func resolve(_ c: Connection, side: Int, _ handle: UInt16) -> ResolvedAttribute? {
-        var found = c.databases[side].resolve(handle, source: .discovery)
+        var found = c.databases[side].resolve(remembering: handle, source: .discovery)
         let server = server(of: c, side: side)
         if found == nil, let server { found = cache[server]?.resolve(handle, source: .cache) }
         if found == nil, !options.gattMap.isEmpty {

@@ -236,4 +236,24 @@ struct DiscoveryTests {
             ])
         #expect(database.characteristics.map(\.valueHandle) == [14, 18])
     }
+
+    /// A handle resolved, then learned more of (its attribute, then its service and the
+    /// characteristic it describes): each answer is what the database knows by then.
+    @Test func `a remembered resolution is forgotten when the database learns more`() {
+        var database = GATTDatabase()
+        #expect(database.resolve(remembering: 0x000F, source: .discovery) == nil)
+        database.addAttribute(handle: 0x000F, uuid: BluetoothUUID(0x2902), frame: 7)
+        #expect(database.resolve(remembering: 0x000F, source: .discovery)?.uuid == BluetoothUUID(0x2902))
+        #expect(database.resolve(remembering: 0x000F, source: .discovery)?.service == nil)
+        database.addService(start: 0x000C, end: 0x000F, uuid: BluetoothUUID(0x180D), frame: 5)
+        #expect(database.resolve(remembering: 0x000F, source: .discovery)?.service == BluetoothUUID(0x180D))
+        database.addCharacteristic(
+            declaration: 0x000D, valueHandle: 0x000E, uuid: BluetoothUUID(0x2A37), properties: 0x10, frame: 6)
+        let resolved = database.resolve(remembering: 0x000F, source: .discovery)
+        #expect(resolved == database.resolve(0x000F, source: .discovery))
+        #expect(resolved?.characteristic == BluetoothUUID(0x2A37))
+        // The same handle asked for from another source is answered for that source.
+        #expect(database.resolve(remembering: 0x000F, source: .map)?.frame == nil)
+        #expect(database.resolve(remembering: 0x000F, source: .discovery)?.frame == 7)
+    }
 }
