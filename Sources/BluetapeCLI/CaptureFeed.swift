@@ -88,7 +88,8 @@ struct CaptureFeed {
         let tracker = configuration.tracker
         return Handoff.run { events in
             EventStream.read(
-                reader, options: tracker, stop: { events.isCancelled }, makingIn: { events.nextSlot(deinitializing: Event.deinitialize) }, taking: events.emit)
+                reader, options: tracker, stop: { events.isCancelled },
+                makingIn: { events.nextSlot(deinitializing: Event.deinitialize) }, taking: events.emit)
         } consume: { (e: borrowing Event) in
             event(e)
             return true

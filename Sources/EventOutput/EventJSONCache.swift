@@ -21,7 +21,7 @@ public final class EventJSONCache {
     /// What a key is made from: the same bytes as advertising data and as an HCI packet are two keys.
     enum Part: UInt8 {
         case advertisingData
-        /// Advertising data with the bytes seen only as hex zeroed (`EventJSON.templateKey`).
+        /// Advertising data with the bytes shown only as hex zeroed (`EventJSON.zeroVarying`).
         case advertisingTemplate
         case hciPacket
         /// The members of an ATT event up to its attribute (`EventJSON.attHeadKey`).
