@@ -207,3 +207,7 @@ public final class EventJSONCache {
         }
     }
 }
+
+/// The cache's name before it kept more than adverts.
+@available(*, deprecated, renamed: "EventJSONCache")
+public typealias AdvertisingJSONCache = EventJSONCache
