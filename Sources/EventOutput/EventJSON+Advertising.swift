@@ -41,12 +41,7 @@ extension EventJSON {
         if let cache {
             cache.write(adv.data, to: &w, zeroVarying: zeroVarying, writeAD)
         } else {
-            adv.data.withUnsafeBytes { bytes in
-                withUnsafeTemporaryAllocation(of: EventJSONCache.Hole.self, capacity: EventJSONCache.holeCapacity) {
-                    var holes = EventJSONCache.Holes(base: $0.baseAddress!)
-                    writeAD(bytes, &w, &holes)
-                }
-            }
+            adv.data.withUnsafeBytes { bytes in EventJSONCache.Holes.withRoom { writeAD(bytes, &w, &$0) } }
         }
     }
 

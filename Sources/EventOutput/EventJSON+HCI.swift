@@ -24,7 +24,7 @@ extension EventJSON {
             key[7] = UInt8(truncatingIfNeeded: (h.commandOpcode ?? 0) >> 8)
             key[8] = UInt8(truncatingIfNeeded: h.manufacturer ?? 0)
             key[9] = UInt8(truncatingIfNeeded: (h.manufacturer ?? 0) >> 8)
-            for (i, byte) in h.parameters.enumerated() { key[header + i] = byte }
+            _ = UnsafeMutableBufferPointer(rebasing: key[header...]).initialize(from: h.parameters)
             cache.write(UnsafeRawBufferPointer(key), as: .hciPacket, to: &w) { _, w in writeHCI(h, &w) }
         }
     }

@@ -44,6 +44,15 @@ public final class EventJSONCache {
         /// More holes than a slot keeps: the fragment is not kept as a template.
         fileprivate(set) var overflowed = false
 
+        /// Room for a fragment's holes on the stack, for `body`.
+        @inline(__always)
+        static func withRoom<Result>(_ body: (inout Holes) -> Result) -> Result {
+            withUnsafeTemporaryAllocation(of: Hole.self, capacity: EventJSONCache.holeCapacity) { room in
+                var holes = Holes(base: room.baseAddress!)
+                return body(&holes)
+            }
+        }
+
         mutating func add(output: Int, start: Int, count: Int) {
             guard count > 0 else { return }
             guard self.count < EventJSONCache.holeCapacity else { return overflowed = true }
@@ -181,10 +190,7 @@ public final class EventJSONCache {
     ) {
         data.withUnsafeBytes { bytes in
             guard bytes.count <= Self.keyCapacity else {
-                return withUnsafeTemporaryAllocation(of: Hole.self, capacity: Self.holeCapacity) { room in
-                    var holes = Holes(base: room.baseAddress!)
-                    make(bytes, &w, &holes)
-                }
+                return Holes.withRoom { make(bytes, &w, &$0) }
             }
             var exact = Key(.advertisingData, bytes)
             let (exactSlot, holdsData) = find(&exact)
@@ -197,8 +203,7 @@ public final class EventJSONCache {
                 copy(templateSlot, holesFrom: bytes, to: &w)
                 return keep(exact, in: exactSlot, from: start, holes: nil, w)
             }
-            withUnsafeTemporaryAllocation(of: Hole.self, capacity: Self.holeCapacity) { room in
-                var holes = Holes(base: room.baseAddress!)
+            Holes.withRoom { holes in
                 let start = w.count
                 make(bytes, &w, &holes)
                 keep(exact, in: exactSlot, from: start, holes: nil, w)
