@@ -75,7 +75,7 @@ let package = Package(
             ]),
         .target(
             name: "Report",
-            dependencies: ["BluetoothPackets", "BluetoothTracking", "PayloadDecoders", "Readings", "Statistics"]),
+            dependencies: ["BluetoothPackets", "BluetoothTracking", "JSON", "PayloadDecoders", "Readings", "Statistics"]),
         .target(
             name: "BluetapeCLI",
             dependencies: [

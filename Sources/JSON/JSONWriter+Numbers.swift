@@ -75,14 +75,29 @@ extension JSONWriter {
         raw(string: value.description)
     }
 
-    /// Sensor values (21.5, -3.25, 1013.2) the fast way: the fewest decimals `k` for which
-    /// `round(value·10^k) / 10^k` gives `value` back. With at most 15 significant digits that
-    /// integer is unique and exact, so the text is what `description` prints (the shortest form
-    /// that reads back as the same Double); anything else goes through `description`.
+    /// Sensor values (21.5, -3.25, 1013.2) the fast way (`writeShortDecimal`); false, with
+    /// nothing written, for the others.
     @inlinable
     mutating func appendShortDecimal(_ value: Double) -> Bool {
+        reserve(Self.shortDecimalRoom)
+        guard let count = Self.writeShortDecimal(value, to: base + used) else { return false }
+        used += count
+        return true
+    }
+
+    /// The most bytes `writeShortDecimal` writes: a sign, 16 digits and a point.
+    @inlinable public static var shortDecimalRoom: Int { 24 }
+
+    /// Writes `value` at `out` (room for `shortDecimalRoom` bytes) as `description` would and
+    /// gives its length, when it is a decimal of at most 15 significant digits from 0.001 up to
+    /// 10^15; nil, with nothing written, otherwise. The text has the fewest decimals `k` for
+    /// which `round(value·10^k) / 10^k` gives `value` back: with at most 15 significant digits
+    /// that integer is unique and exact, so the text is the shortest that reads back as the
+    /// same Double, which is what `description` prints.
+    @inlinable
+    public static func writeShortDecimal(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int? {
         let magnitude = abs(value)
-        guard magnitude >= 0.001, magnitude < 1e15 else { return false }
+        guard magnitude >= 0.001, magnitude < 1e15 else { return nil }
         // A binary fraction of f bits after the point (812/1024 = 0.79296875) has exactly f
         // decimals, most often also its fewest: f is tried first, and f - 1 then must fail.
         // Decimals that give the value back for some k give it back for every k after (while
@@ -93,20 +108,18 @@ extension JSONWriter {
             let digits = Self.digits(magnitude, scale: Self.powerOfTen(fractionBits)),
             Self.digits(magnitude, scale: Self.powerOfTen(fractionBits - 1)) == nil
         {
-            appendDecimal(UInt64(digits), decimals: fractionBits, negative: value < 0)
-            return true
+            return writeDecimal(UInt64(digits), decimals: fractionBits, negative: value < 0, to: out)
         }
         var scale = 1.0
         for decimals in 1...15 {
             scale *= 10
             // Past 10^15 the integer is no longer sure to be unique: `description` decides.
-            guard magnitude * scale < 1e15 else { return false }
+            guard magnitude * scale < 1e15 else { return nil }
             if let digits = Self.digits(magnitude, scale: scale) {
-                appendDecimal(UInt64(digits), decimals: decimals, negative: value < 0)
-                return true
+                return writeDecimal(UInt64(digits), decimals: decimals, negative: value < 0, to: out)
             }
         }
-        return false
+        return nil
     }
 
     /// Bits after the binary point of a normal, positive double (negative when it is a whole
@@ -150,16 +163,17 @@ extension JSONWriter {
     /// pairs literal where the point does not fall between them. (Split at the point by a
     /// division by a power of ten, the integer part and the fraction took two divisions by a
     /// number the compiler does not know, and a call each.)
+    /// Gives the length written at `target`.
     @inlinable @inline(__always)
-    mutating func appendDecimal(_ digits: UInt64, decimals: Int, negative: Bool) {
-        let count = max(Self.decimalDigitCount(digits), decimals + 1)
-        reserve(count + 2)
-        if negative {
-            base[used] = UInt8(ascii: "-")
-            used += 1
-        }
-        let out = UnsafeMutableRawPointer(base + used)
-        let pairs = UnsafeRawPointer(Self.decimalPairs.utf8Start)
+    static func writeDecimal(
+        _ digits: UInt64, decimals: Int, negative: Bool, to target: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        let count = max(decimalDigitCount(digits), decimals + 1)
+        let sign = negative ? 1 : 0
+        // Stored either way (a digit takes its place when there is no sign): no branch.
+        target.pointee = UInt8(ascii: "-")
+        let out = UnsafeMutableRawPointer(target + sign)
+        let pairs = UnsafeRawPointer(decimalPairs.utf8Start)
         var rest = digits
         // The text is `count` digits and the point: the last at `place`, the point at `count - decimals`.
         var place = count
@@ -190,6 +204,6 @@ extension JSONWriter {
         if place == 1 {
             out.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest), as: UInt8.self)
         }
-        used += count + 1
+        return sign + count + 1
     }
 }

@@ -9,57 +9,81 @@ public struct ColumnGrid<Cell: GridCell>: Sendable {
     public let capacity: Int
     /// Cells are 2^shift microseconds wide.
     public private(set) var shift = 0
-    /// The index of `cells[0]`: its cell starts at `first << shift` µs.
-    private var first: Int64 = 0
+    /// The cells something fell in, in time order, each with its index (its cell starts at
+    /// `index << shift` µs); the first and the last are at most `capacity` cells apart. Only
+    /// these are kept: a series' values are often much sparser than the cells between them, and
+    /// merging and appending cells nothing fell in took most of a report's reading.
+    private var indices: [Int64] = []
     private var cells: [Cell] = []
 
     public init(capacity: Int = 1024) { self.capacity = max(2, capacity) }
 
     public var isEmpty: Bool { cells.isEmpty }
 
+    /// Cells kept (something fell in each).
+    var cellCount: Int { cells.count }
+
     public mutating func add(_ time: Int64, _ item: Cell.Item) {
         var index = time >> Int64(shift)
-        if cells.isEmpty {
-            first = index
-            cells = [Cell(item)]
+        guard let last = indices.last else {
+            // Room for all it may hold at once: growing by doubling copied each series' cells.
+            indices.reserveCapacity(capacity)
+            cells.reserveCapacity(capacity)
+            indices.append(index)
+            cells.append(Cell(item))
             return
         }
-        // The common case: a cell already there.
-        let slot = index - first
-        if slot >= 0, slot < Int64(cells.count) {
-            cells[Int(slot)].add(item)
+        // The common case: the last cell, as time goes on.
+        if index == last {
+            cells[cells.count - 1].add(item)
             return
         }
-        while max(index, first + Int64(cells.count) - 1) - min(index, first) + 1 > Int64(capacity) {
+        while max(index, indices[indices.count - 1]) - min(index, indices[0]) + 1 > Int64(capacity) {
             coarsen()
             index = time >> Int64(shift)
         }
-        if index < first {
-            cells.insert(contentsOf: repeatElement(Cell.empty, count: Int(first - index)), at: 0)
-            first = index
-        } else {
-            // Later than every cell (the usual way of time): one empty cell per column skipped.
-            let end = Int(index - first)
-            while cells.count < end { cells.append(Cell.empty) }
-            cells.append(Cell.empty)
+        if index > indices[indices.count - 1] {
+            indices.append(index)
+            cells.append(Cell(item))
+            return
         }
-        cells[Int(index - first)].add(item)
+        // Earlier than the last cell: a capture's clock stepped back.
+        let position = insertionPoint(of: index)
+        if indices[position] == index {
+            cells[position].add(item)
+        } else {
+            indices.insert(index, at: position)
+            cells.insert(Cell(item), at: position)
+        }
     }
 
-    /// Doubles the cell width, merging each pair of cells.
-    private mutating func coarsen() {
-        let newFirst = first >> 1
-        let newLast = (first + Int64(cells.count) - 1) >> 1
-        // Full size at once: the grid will fill it again, and one allocation per doubling keeps
-        // the heap from fragmenting into many half-used arrays.
-        var merged = [Cell]()
-        merged.reserveCapacity(capacity)
-        merged.append(contentsOf: repeatElement(Cell.empty, count: Int(newLast - newFirst) + 1))
-        for (offset, cell) in cells.enumerated() where !cell.isEmpty {
-            merged[Int(((first + Int64(offset)) >> 1) - newFirst)].merge(cell)
+    /// Where `index` is, or goes, among the cells (none of them later than the last).
+    private func insertionPoint(of index: Int64) -> Int {
+        var low = 0
+        var high = indices.count
+        while low < high {
+            let middle = (low + high) / 2
+            if indices[middle] < index { low = middle + 1 } else { high = middle }
         }
-        cells = merged
-        first = newFirst
+        return low
+    }
+
+    /// Doubles the cell width, merging the cells that come to share an index, in place.
+    private mutating func coarsen() {
+        var kept = 0
+        for position in indices.indices {
+            let index = indices[position] >> 1
+            if kept > 0, indices[kept - 1] == index {
+                let later = cells[position]
+                cells[kept - 1].merge(later)
+            } else {
+                indices[kept] = index
+                cells[kept] = cells[position]
+                kept += 1
+            }
+        }
+        indices.removeLast(indices.count - kept)
+        cells.removeLast(cells.count - kept)
         shift += 1
     }
 
@@ -69,8 +93,8 @@ public struct ColumnGrid<Cell: GridCell>: Sendable {
     public func columns(shift columnShift: Int) -> [(index: Int64, cell: Cell)] {
         let extra = Int64(max(0, columnShift - shift))
         var result: [(index: Int64, cell: Cell)] = []
-        for (offset, cell) in cells.enumerated() where !cell.isEmpty {
-            let column = (first + Int64(offset)) >> extra
+        for (position, cell) in cells.enumerated() where !cell.isEmpty {
+            let column = indices[position] >> extra
             if let last = result.last, last.index == column {
                 result[result.count - 1].cell.merge(cell)
             } else {
@@ -82,9 +106,9 @@ public struct ColumnGrid<Cell: GridCell>: Sendable {
 
     /// The range of cell indices at `columnShift`, or nil when empty.
     public func columnRange(shift columnShift: Int) -> ClosedRange<Int64>? {
-        guard !cells.isEmpty else { return nil }
+        guard let first = indices.first, let last = indices.last else { return nil }
         let extra = Int64(max(0, columnShift - shift))
-        return (first >> extra)...((first + Int64(cells.count) - 1) >> extra)
+        return (first >> extra)...(last >> extra)
     }
 }
 

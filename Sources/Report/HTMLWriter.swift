@@ -1,3 +1,4 @@
+import JSON
 import Statistics
 
 /// Builds the page's bytes: markup as given, text and attribute values escaped. Control
@@ -56,7 +57,7 @@ struct HTMLWriter {
             bytes.append(UInt8(ascii: "0"))
             return
         }
-        let tenths = Int((value * 10).rounded())
+        let tenths = Self.rounded(value * 10)
         let whole = tenths / 10
         let fraction = abs(tenths % 10)
         if tenths < 0, whole == 0 { bytes.append(UInt8(ascii: "-")) }
@@ -65,6 +66,17 @@ struct HTMLWriter {
             bytes.append(UInt8(ascii: "."))
             bytes.append(UInt8(ascii: "0") + UInt8(fraction))
         }
+    }
+
+    /// `Int(value.rounded())`, half away from zero, without a call into libm where the part
+    /// after the point is exact (below 2^52).
+    @inline(__always)
+    static func rounded(_ value: Double) -> Int {
+        guard value.magnitude < 0x1p52 else { return Int(value.rounded()) }
+        var whole = Int(value)
+        let rest = value - Double(whole)
+        if rest >= 0.5 { whole += 1 } else if rest <= -0.5 { whole -= 1 }
+        return whole
     }
 
     /// An integer in decimal, as `String(value)` writes it, without making a string.
@@ -93,6 +105,18 @@ struct HTMLWriter {
             // One append per digit: for the few digits of a coordinate cheaper than appending
             // a buffer (a generic sequence copy each time).
             for i in start..<room.count { bytes.append(room[i]) }
+        }
+    }
+
+    /// `value` as `description` writes it when that is a short decimal of at most `longest`
+    /// characters (`JSONWriter.writeShortDecimal`); false, with nothing written, otherwise.
+    mutating func shortDecimal(_ value: Double, longest: Int) -> Bool {
+        var room: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &room) { room in
+            let text = room.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            guard let count = JSONWriter.writeShortDecimal(value, to: text), count <= longest else { return false }
+            for i in 0..<count { bytes.append(text[i]) }
+            return true
         }
     }
 

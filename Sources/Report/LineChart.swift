@@ -250,10 +250,12 @@ struct LineChart {
     /// others as short as they round-trip, or to 7 significant digits when that is long (a product
     /// such as 46.199999999999996).
     static func writeValue(_ value: Double, into out: inout HTMLWriter) {
-        if value == value.rounded(), value.magnitude < 1e15 {
-            out.integer(Int64(value))
+        if value.magnitude < 1e15, let integer = Int64(exactly: value) {
+            out.integer(integer)
             return
         }
+        // Most values are short decimals, written as `description` would without making it.
+        if out.shortDecimal(value, longest: 9) { return }
         let text = value.description
         let short = text.utf8.count <= 9 && !text.utf8.contains(UInt8(ascii: "e"))
         out.raw(short ? text : Formatting.short(value, significant: 7))

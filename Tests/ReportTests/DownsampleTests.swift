@@ -1,5 +1,6 @@
-import Report
 import Testing
+
+@testable import Report
 import TestSupport
 
 struct DownsampleTests {
@@ -107,6 +108,19 @@ struct DownsampleTests {
             let e = expected[index]
             #expect(e?.count == cell.count && e?.low == cell.low && e?.high == cell.high, "cell \(index)")
         }
+    }
+
+    /// A clock going back and forth lands in the cells already there: one cell per column
+    /// something fell in, never more, however many values.
+    @Test func `values back in time join their cell`() {
+        var grid = ColumnGrid<MinMaxCell>(capacity: 16)
+        for i in 0..<10_000 {
+            let time = Int64([0, 40_000, 1_000, 39_000][i % 4])
+            grid.add(time, TimedValue(time: time, value: Double(i), frame: i))
+        }
+        #expect(grid.shift == 12)
+        #expect(grid.cellCount == 2)
+        #expect(grid.columns(shift: grid.shift).map(\.cell.count) == [5_000, 5_000])
     }
 
     @Test func `values out of time order go to their own column`() {

@@ -31,6 +31,44 @@ struct HTMLWriterNumberTests {
         }
     }
 
+    /// Halves round away from zero, as `rounded()` does: 0.25 is "0.3", -0.25 is "-0.3".
+    @Test func `coordinates round as rounded() does`() {
+        for hundredths in -30_000...30_000 {
+            let value = Double(hundredths) / 100
+            let tenths = Int((value * 10).rounded())
+            #expect(Self.written { $0.number(value) } == Self.expected(tenths: tenths), "\(value)")
+        }
+        for value in [0x1p52, 0x1p52 + 1, 1e17, -1e17, 4.5e15, -4.5e15] {
+            #expect(Self.written { $0.number(value) } == Self.expected(tenths: Int((value * 10).rounded())), "\(value)")
+        }
+    }
+
+    /// A value in the hover's list reads as it did when made from `description`: integers in
+    /// full, short texts as they are, long ones (46.199999999999996) to 7 significant digits.
+    @Test func `hover values read as description made them`() {
+        func expected(_ value: Double) -> String {
+            if value == value.rounded(), value.magnitude < 1e15 { return String(Int64(value)) }
+            let text = value.description
+            return text.utf8.count <= 9 && !text.contains("e") ? text : Formatting.short(value, significant: 7)
+        }
+        var values: [Double] = [
+            46.199999999999996, 0.1 + 0.2, 21.35, -12.87, 1013.1, 0.001, 0.0009, 1e-7, 123456.78, 1234567.8,
+            0.5, -0.5, 1e15 + 0.5, 9.87654321e14, .pi, .nan, .infinity, -.infinity, -0.0,
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<20_000 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            let raw = Double(Int64(bitPattern: state) >> 40)
+            values.append(raw / [10, 100, 1000, 20, 1024, 3, 1e6][Int(state % 7)])
+            values.append(Double(Int(state % 8192) - 400) * 0.05)
+        }
+        for value in values {
+            #expect(Self.written { LineChart.writeValue(value, into: &$0) } == expected(value), "\(value)")
+        }
+    }
+
     @Test func `integers read as String writes them`() {
         var values: [Int64] = [0, 9, 10, -1, -10, 99, 100, .max, .min, .min + 1]
         var state: UInt64 = 88_172_645_463_325_252
