@@ -3,7 +3,7 @@ import Statistics
 
 /// Builds the page's bytes: markup as given, text and attribute values escaped. Control
 /// characters from a capture (a device name is whatever the device sent) become U+FFFD.
-struct HTMLWriter {
+struct HTMLWriter: NumberMarkup {
     private(set) var bytes: [UInt8] = []
 
     init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
@@ -14,6 +14,8 @@ struct HTMLWriter {
     mutating func raw(_ markup: String) { bytes.append(contentsOf: markup.utf8) }
 
     mutating func raw(_ other: HTMLWriter) { bytes.append(contentsOf: other.bytes) }
+
+    mutating func raw(_ other: borrowing JSONWriter) { other.withBytes { bytes.append(contentsOf: $0) } }
 
     /// One ASCII byte of markup (a separator between thousands of numbers: cheaper than a string).
     mutating func byte(_ ascii: UInt8) { bytes.append(ascii) }
@@ -50,35 +52,6 @@ struct HTMLWriter {
         raw("</\(tag)>")
     }
 
-    /// A coordinate with one decimal, no trailing ".0" ("12.5", "40", "-0.5"), written without
-    /// making a string (a chart has thousands).
-    mutating func number(_ value: Double) {
-        guard value.isFinite else {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
-        let tenths = Self.rounded(value * 10)
-        let whole = tenths / 10
-        let fraction = abs(tenths % 10)
-        if tenths < 0, whole == 0 { bytes.append(UInt8(ascii: "-")) }
-        integer(whole)
-        if fraction != 0 {
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction))
-        }
-    }
-
-    /// `Int(value.rounded())`, half away from zero, without a call into libm where the part
-    /// after the point is exact (below 2^52).
-    @inline(__always)
-    static func rounded(_ value: Double) -> Int {
-        guard value.magnitude < 0x1p52 else { return Int(value.rounded()) }
-        var whole = Int(value)
-        let rest = value - Double(whole)
-        if rest >= 0.5 { whole += 1 } else if rest <= -0.5 { whole -= 1 }
-        return whole
-    }
-
     /// An integer in decimal, as `String(value)` writes it, without making a string.
     mutating func integer(_ value: Int) { integer(Int64(value)) }
 
@@ -108,8 +81,8 @@ struct HTMLWriter {
         }
     }
 
-    /// `value` as `description` writes it when that is a short decimal of at most `longest`
-    /// characters (`JSONWriter.writeShortDecimal`); false, with nothing written, otherwise.
+    mutating func append(ascii text: String) { raw(text) }
+
     mutating func shortDecimal(_ value: Double, longest: Int) -> Bool {
         var room: (UInt64, UInt64, UInt64) = (0, 0, 0)
         return withUnsafeMutableBytes(of: &room) { room in

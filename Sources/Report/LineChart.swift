@@ -1,3 +1,4 @@
+import JSON
 import Statistics
 
 /// Colours: the Okabe–Ito palette, told apart with the common colour-vision deficiencies and
@@ -141,9 +142,9 @@ struct LineChart {
         out.raw("<g class=\"series\"")
         out.attribute("data-name", s.name)
         out.raw(" data-points=\"\(points.count)\" data-count=\"\(s.count)\" stroke=\"\(s.colour)\" fill=\"\(s.colour)\"")
-        var times = HTMLWriter(capacity: points.count * 4)
-        var values = HTMLWriter(capacity: points.count * 6)
-        var frames = HTMLWriter(capacity: points.count * 4)
+        var times = JSONWriter(capacity: points.count * 4)
+        var values = JSONWriter(capacity: points.count * 6)
+        var frames = JSONWriter(capacity: points.count * 4)
         var lastTime: Int64 = 0
         var lastFrame = 0
         for (i, p) in points.enumerated() {
@@ -155,8 +156,8 @@ struct LineChart {
             let ms = axis.milliseconds(p.time)
             times.integer(ms - lastTime)
             lastTime = ms
-            Self.writeValue(p.value, into: &values)
-            frames.integer(p.frame - lastFrame)
+            values.hoverValue(p.value)
+            frames.integer(Int64(p.frame - lastFrame))
             lastFrame = p.frame
         }
         out.raw(" data-t=\"")
@@ -166,8 +167,8 @@ struct LineChart {
         out.raw("\" data-f=\"")
         out.raw(frames)
         out.raw("\">")
-        var path = HTMLWriter(capacity: points.count * 12)
-        var dots = HTMLWriter()
+        var path = JSONWriter(capacity: points.count * 12)
+        var dots = JSONWriter(capacity: 1 << 12)
         let xs = points.map { axis.x($0.time, frame) }
         for (i, p) in points.enumerated() {
             let x = xs[i]
@@ -244,20 +245,5 @@ struct LineChart {
             out.raw("</li>")
         }
         out.raw("</ul>")
-    }
-
-    /// A value for the hover: integers exactly (the usual case, written without making a string),
-    /// others as short as they round-trip, or to 7 significant digits when that is long (a product
-    /// such as 46.199999999999996).
-    static func writeValue(_ value: Double, into out: inout HTMLWriter) {
-        if value.magnitude < 1e15, let integer = Int64(exactly: value) {
-            out.integer(integer)
-            return
-        }
-        // Most values are short decimals, written as `description` would without making it.
-        if out.shortDecimal(value, longest: 9) { return }
-        let text = value.description
-        let short = text.utf8.count <= 9 && !text.utf8.contains(UInt8(ascii: "e"))
-        out.raw(short ? text : Formatting.short(value, significant: 7))
     }
 }

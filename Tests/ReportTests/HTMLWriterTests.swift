@@ -1,3 +1,4 @@
+import JSON
 import Testing
 
 @testable import Report
@@ -10,6 +11,13 @@ struct HTMLWriterNumberTests {
         var writer = HTMLWriter(capacity: 32)
         body(&writer)
         return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The same through a JSONWriter, the byte buffer a series' numbers are written to.
+    static func writtenAsBytes(_ body: (inout JSONWriter) -> Void) -> String {
+        var writer = JSONWriter(capacity: 32)
+        body(&writer)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Tenths as a person writes them: "-0.5", "12", "-3.2".
@@ -37,6 +45,7 @@ struct HTMLWriterNumberTests {
             let value = Double(hundredths) / 100
             let tenths = Int((value * 10).rounded())
             #expect(Self.written { $0.number(value) } == Self.expected(tenths: tenths), "\(value)")
+            #expect(Self.writtenAsBytes { $0.number(value) } == Self.expected(tenths: tenths), "\(value)")
         }
         for value in [0x1p52, 0x1p52 + 1, 1e17, -1e17, 4.5e15, -4.5e15] {
             #expect(Self.written { $0.number(value) } == Self.expected(tenths: Int((value * 10).rounded())), "\(value)")
@@ -65,7 +74,8 @@ struct HTMLWriterNumberTests {
             values.append(Double(Int(state % 8192) - 400) * 0.05)
         }
         for value in values {
-            #expect(Self.written { LineChart.writeValue(value, into: &$0) } == expected(value), "\(value)")
+            #expect(Self.written { $0.hoverValue(value) } == expected(value), "\(value)")
+            #expect(Self.writtenAsBytes { $0.hoverValue(value) } == expected(value), "\(value)")
         }
     }
 
