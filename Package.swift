@@ -75,7 +75,9 @@ let package = Package(
             ]),
         .target(
             name: "Report",
-            dependencies: ["BluetoothPackets", "BluetoothTracking", "JSON", "PayloadDecoders", "Readings", "Statistics"]),
+            dependencies: [
+                "BluetoothPackets", "BluetoothTracking", "ByteReading", "JSON", "PayloadDecoders", "Readings", "Statistics",
+            ]),
         .target(
             name: "BluetapeCLI",
             dependencies: [

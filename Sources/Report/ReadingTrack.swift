@@ -1,4 +1,5 @@
 import BluetoothPackets
+import ByteReading
 import Layouts
 import PayloadDecoders
 import Readings
@@ -179,11 +180,25 @@ public struct ReadingTrack: Sendable {
             return
         }
         let group = group(reading.address, decoder)
-        for (position, field) in fields.entries.enumerated() {
-            guard let number = Self.number(field.value),
-                let index = slot(group, position, field.name, reading.address, decoder)
-            else { continue }
-            series[index].add(reading.timestamp, number, reading.frame)
+        // Read in place: a copy of each field retained its name and value and released them.
+        fields.entries.withUnsafeBufferPointer { entries in
+            for position in entries.indices {
+                guard let number = Self.number(entries[position].value) else { continue }
+                let index: Int
+                // Decoders give their fields in the same order every time, most often the same
+                // string each time: the series at the field's position is tried first, by the
+                // string's representation (the name kept keeps it alive).
+                if position < groupFields[group].fields.count, let known = groupFields[group].fields[position],
+                    StringBits(known.name) == StringBits(entries[position].name)
+                {
+                    index = known.series
+                } else if let found = slot(group, position, entries[position].name, reading.address, decoder) {
+                    index = found
+                } else {
+                    continue
+                }
+                series[index].add(reading.timestamp, number, reading.frame)
+            }
         }
         let differences = golden.isEmpty ? nil : golden[reading.frame]
         guard !violations.isEmpty || differences != nil else { return }

@@ -1,4 +1,5 @@
 import BluetoothPackets
+import ByteReading
 import Layouts
 import PayloadDecoders
 import Readings
@@ -90,14 +91,32 @@ public struct ReadingStatistics: Sendable {
     }
 
     private mutating func add(_ fields: Fields, to index: Int) {
-        for (position, field) in fields.entries.enumerated() {
-            guard let slot = fieldSlot(field.name, position, index) else { continue }
-            Self.record(field.value, &decoders[index].fields[slot])
+        // Read in place: a copy of each field retained its name and value and released them.
+        fields.entries.withUnsafeBufferPointer { entries in
+            for position in entries.indices {
+                // Decoders give their fields in the same order every time, most often the same
+                // string each time: the field at its position is tried first, by the string's
+                // representation (the name kept keeps it alive, so no other string can have it).
+                let slot: Int
+                if position < decoders[index].fields.count,
+                    StringBits(decoders[index].fields[position].name) == StringBits(entries[position].name)
+                {
+                    slot = position
+                } else if let found = fieldSlot(entries[position].name, position, index) {
+                    slot = found
+                } else {
+                    continue
+                }
+                switch entries[position].value {
+                case .int(let n): decoders[index].fields[slot].values.add(Double(n))
+                case .double(let d): decoders[index].fields[slot].values.add(d)
+                default: decoders[index].fields[slot].other += 1
+                }
+            }
         }
     }
 
-    /// Where a decoder's field is kept. Decoders give their fields in the same order every time,
-    /// so its position in the reading is tried first.
+    /// Where a decoder's field is kept: its position in the reading tried first.
     private mutating func fieldSlot(_ name: String, _ position: Int, _ index: Int) -> Int? {
         if position < decoders[index].fields.count, decoders[index].fields[position].name == name { return position }
         if let found = decoders[index].fields.firstIndex(where: { $0.name == name }) { return found }
@@ -106,15 +125,16 @@ public struct ReadingStatistics: Sendable {
         return decoders[index].fields.count - 1
     }
 
-    private static func record(_ value: FieldValue, _ statistics: inout FieldStatistics) {
-        switch value {
-        case .int(let n): statistics.values.add(Double(n))
-        case .double(let d): statistics.values.add(d)
-        default: statistics.other += 1
-        }
-    }
-
     private mutating func slot(_ id: String) -> Int? {
+        // A reading's id is most often the decoder's own string, the same each time: found by
+        // its representation (the ids kept keep theirs alive) without hashing it.
+        let bits = StringBits(id)
+        if let last, StringBits(last.id) == bits { return last.index }
+        // (A handful of decoders match in a capture; past them, by hashing.)
+        for index in decoders.indices.prefix(32) where StringBits(decoders[index].id) == bits {
+            last = (decoders[index].id, index)
+            return index
+        }
         if let last, last.id == id { return last.index }
         if let index = decoderIndex[id] {
             last = (id, index)
