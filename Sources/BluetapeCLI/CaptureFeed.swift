@@ -44,7 +44,7 @@ struct CaptureFeed {
     /// decoding costs the most, so it has a thread to itself.
     /// Returns the tracker's statistics and the rule checker's summary.
     func run(
-        _ reader: CaptureReader, event: (Event) -> Void, reading: (Reading, [RuleViolation]) -> Void
+        _ reader: CaptureReader, event: (borrowing Event) -> Void, reading: (Reading, [RuleViolation]) -> Void
     ) -> (Tracker.Statistics, RuleChecker.Summary?) {
         var checker = ruleChecker()
         func check(_ r: Reading) -> [RuleViolation] {
@@ -64,9 +64,16 @@ struct CaptureFeed {
         let tracker = configuration.tracker
         let statistics = Handoff.run { readings in
             Handoff.run { events in
-                EventStream.read(reader, options: tracker, stop: { events.isCancelled }) { (e: consuming Event) in
-                    event(e)
-                    events.emit(e)
+                // Made where the decoding thread takes it from, and lent to `event` moved out
+                // and back (lent where it lies, it was copied, its contents retained and released).
+                EventStream.read(
+                    reader, options: tracker, stop: { events.isCancelled },
+                    makingIn: { events.nextSlot(deinitializing: Event.deinitialize) }
+                ) { made in
+                    let lent = made.move()
+                    event(lent)
+                    made.initialize(to: lent)
+                    events.emit(madeIn: made)
                 }
             } consume: { (e: borrowing Event) in
                 pipeline.consume(e) { if configuration.keeps($0) { readings.emit($0) } }

@@ -83,7 +83,14 @@ public struct ConnectionStatistics: Sendable {
     public private(set) var keySize: UInt8?
 
     /// ATT PDUs by opcode (long reads and writes count under their last PDU's opcode).
-    public private(set) var opcodes: [UInt8: Int] = [:]
+    /// ATT PDUs by opcode.
+    public var opcodes: [UInt8: Int] {
+        var counts: [UInt8: Int] = [:]
+        for (opcode, count) in opcodeCounts.enumerated() where count > 0 { counts[UInt8(opcode)] = count }
+        return counts
+    }
+    /// By opcode, all 256: counted for every PDU without hashing.
+    private var opcodeCounts = [Int](repeating: 0, count: 256)
     public private(set) var attributes: [AttributeKey: AttributeCounts] = [:]
     public private(set) var notifications = 0
     public private(set) var indications = 0
@@ -167,7 +174,7 @@ public struct ConnectionStatistics: Sendable {
     private mutating func add(_ att: ATTEvent, _ event: Event) {
         if peer == nil, let address = att.peer { peer = address }
         // Reassembled long values are not PDUs of their own; their parts are not whole values.
-        if att.kind == .pdu { opcodes[att.opcode, default: 0] += 1 }
+        if att.kind == .pdu { opcodeCounts[Int(att.opcode)] += 1 }
         let bytes = att.partial ? 0 : att.value?.count ?? 0
         if att.direction == .sent { bytesSent += bytes } else { bytesReceived += bytes }
         if let frame = att.requestFrame, let asked = pending.removeValue(forKey: frame), event.timestamp >= asked {
@@ -183,14 +190,23 @@ public struct ConnectionStatistics: Sendable {
         guard let handle = att.handle, !att.partial, let use = Use(att) else { return }
         if use == .notification || use == .indication {
             if use == .notification { notifications += 1 } else { indications += 1 }
-            if let last = lastValueTime[handle], event.timestamp >= last {
-                notificationIntervals.add(micros: event.timestamp - last)
+            // One lookup of the handle for both its last time and the new one.
+            if let known = lastValueTime.index(forKey: handle) {
+                let last = lastValueTime.values[known]
+                if event.timestamp >= last { notificationIntervals.add(micros: event.timestamp - last) }
+                lastValueTime.values[known] = event.timestamp
+            } else if lastValueTime.count < 1024 {
+                lastValueTime[handle] = event.timestamp
             }
-            if lastValueTime.count < 1024 || lastValueTime[handle] != nil { lastValueTime[handle] = event.timestamp }
         }
-        var key = att.attribute.map { AttributeKey.uuid($0.uuid) } ?? .handle(handle)
-        if attributes[key] == nil, attributes.count >= Self.maximumAttributes { key = .other }
-        attributes[key, default: AttributeCounts()].count(use, bytes: bytes)
+        let key = att.attribute.map { AttributeKey.uuid($0.uuid) } ?? .handle(handle)
+        // One lookup of a known attribute (most of them), where a check and an update took two.
+        if let known = attributes.index(forKey: key) {
+            attributes.values[known].count(use, bytes: bytes)
+        } else {
+            attributes[attributes.count >= Self.maximumAttributes ? .other : key, default: AttributeCounts()]
+                .count(use, bytes: bytes)
+        }
     }
 
     /// What an ATT PDU did with an attribute's value.
