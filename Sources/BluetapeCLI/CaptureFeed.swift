@@ -39,9 +39,10 @@ struct CaptureFeed {
     }
 
     /// Reads a capture: every event goes to `event`, every reading (with what it broke of its
-    /// layout's rules) to `reading`. Reading and tracking with `event`, decoding, and `reading`
-    /// run on three threads where there are cores for it, each seeing its items in order:
-    /// decoding costs the most, so it has a thread to itself.
+    /// layout's rules) to `reading`. Reading and tracking with `event` run on a second thread
+    /// where there is a core for it, decoding and `reading` on this one, each seeing its items in
+    /// order. (Three threads, decoding alone on one, kept two cores less busy: on two cores one
+    /// of them always waited, and each reading crossed to the third and was freed on the second.)
     /// Returns the tracker's statistics and the rule checker's summary.
     func run(
         _ reader: CaptureReader, event: (borrowing Event) -> Void, reading: (Reading, [RuleViolation]) -> Void
@@ -62,25 +63,20 @@ struct CaptureFeed {
         let configuration = configuration
         let pipeline = ReadingsPipeline(decoders: configuration.decoderSet, options: configuration.pipeline)
         let tracker = configuration.tracker
-        let statistics = Handoff.run { readings in
-            Handoff.run { events in
-                // Made where the decoding thread takes it from, and lent to `event` moved out
-                // and back (lent where it lies, it was copied, its contents retained and released).
-                EventStream.read(
-                    reader, options: tracker, stop: { events.isCancelled },
-                    makingIn: { events.nextSlot(deinitializing: Event.deinitialize) }
-                ) { made in
-                    let lent = made.move()
-                    event(lent)
-                    made.initialize(to: lent)
-                    events.emit(madeIn: made)
-                }
-            } consume: { (e: borrowing Event) in
-                pipeline.consume(e) { if configuration.keeps($0) { readings.emit($0) } }
-                return !readings.isCancelled
+        let statistics = Handoff.run { events in
+            // Made where the decoding thread takes it from, and lent to `event` moved out and
+            // back (lent where it lies, it was copied, its contents retained and released).
+            EventStream.read(
+                reader, options: tracker, stop: { events.isCancelled },
+                makingIn: { events.nextSlot(deinitializing: Event.deinitialize) }
+            ) { made in
+                let lent = made.move()
+                event(lent)
+                made.initialize(to: lent)
+                events.emit(madeIn: made)
             }
-        } consume: { (r: Reading) in
-            reading(r, check(r))
+        } consume: { (e: borrowing Event) in
+            pipeline.consume(e) { if configuration.keeps($0) { reading($0, check($0)) } }
             return true
         }
         // The pipeline holds readings back until it knows they are not repeated: the last ones
