@@ -45,23 +45,32 @@ struct CaptureFeed {
     /// of them always waited, and each reading crossed to the third and was freed on the second.)
     /// Returns the tracker's statistics and the rule checker's summary.
     func run(
-        _ reader: CaptureReader, event: (borrowing Event) -> Void, reading: (Reading, [RuleViolation]) -> Void
+        _ reader: CaptureReader, event: (borrowing Event) -> Void, reading: (PackedFieldsReading, [RuleViolation]) -> Void
     ) -> (Tracker.Statistics, RuleChecker.Summary?) {
         var checker = ruleChecker()
-        func check(_ r: Reading) -> [RuleViolation] {
-            guard checker != nil, let decoder = r.decoder else { return [] }
+        // The decoders write fields straight into `packer`: no `Fields` is made for a reading
+        // unless a rule has to read them.
+        let packer = FieldPacker()
+        func check(_ r: PackedFieldsReading) -> [RuleViolation] {
+            guard checker != nil, let decoder = r.reading.decoder else { return [] }
             let outcome: DecodeOutcome
-            switch r.outcome {
-            case .fields(let fields): outcome = .fields(fields)
+            switch r.reading.outcome {
+            case .fields(let fields): outcome = .fields(r.span.isNone ? fields : r.packer.fields(r.span))
             case .error(let error): outcome = .error(error)
             case .undecoded: return []
             }
             return checker!.check(
-                device: r.address?.description ?? "-", frame: r.frame, timestamp: r.timestamp, decoder: decoder,
-                outcome: outcome)
+                device: r.reading.address?.description ?? "-", frame: r.reading.frame, timestamp: r.reading.timestamp,
+                decoder: decoder, outcome: outcome)
         }
         let configuration = configuration
-        let pipeline = ReadingsPipeline(decoders: configuration.decoderSet, options: configuration.pipeline)
+        func pass(_ made: consuming Reading, _ span: FieldPacker.Span) {
+            guard configuration.keeps(made) else { return }
+            let packed = PackedFieldsReading(reading: made, packer: packer, span: span)
+            reading(packed, check(packed))
+        }
+        let pipeline = ReadingsPipeline(
+            decoders: configuration.decoderSet, options: configuration.pipeline, packingInto: packer)
         let tracker = configuration.tracker
         let statistics = Handoff.run { events in
             // Made where the decoding thread takes it from, and lent to `event` moved out and
@@ -76,12 +85,12 @@ struct CaptureFeed {
                 events.emit(madeIn: made)
             }
         } consume: { (e: borrowing Event) in
-            pipeline.consume(e) { if configuration.keeps($0) { reading($0, check($0)) } }
+            pipeline.consume(e, packed: pass)
             return true
         }
         // The pipeline holds readings back until it knows they are not repeated: the last ones
         // come out here.
-        pipeline.finish { if configuration.keeps($0) { reading($0, check($0)) } }
+        pipeline.finish(packed: pass)
         return (statistics, checker?.summary)
     }
 
@@ -107,4 +116,12 @@ struct CaptureFeed {
             datalinkName: reader.linkType.name, records: records,
             problems: reader.problems.items.map { "\(path): \($0)" })
     }
+}
+
+/// A reading as `CaptureFeed` hands it over: its fields lie in `packer` where `span` says (the
+/// reading's own when the span is `.none`), valid during the call.
+struct PackedFieldsReading {
+    var reading: Reading
+    let packer: FieldPacker
+    let span: FieldPacker.Span
 }

@@ -82,9 +82,9 @@ enum ReportCommand: Command {
                 eventTrack.add(event)
                 events += 1
                 if events & 0xFFF == 0 { progress.show("\(label), \(events) events") }
-            } reading: { reading, violations in
-                readingStatistics.add(reading)
-                readingTrack.add(reading, violations: violations)
+            } reading: { r, violations in
+                readingStatistics.add(r.reading, packedIn: r.packer, span: r.span)
+                readingTrack.add(r.reading, packedIn: r.packer, span: r.span, violations: violations)
             }
             eventStatistics.finish()
             eventTrack.finish()

@@ -48,7 +48,7 @@ enum StatsCommand: Command {
             let (tracked, rules) =
                 arguments.has("events-only")
                 ? (feed.runEvents(reader) { events.add($0) }, nil)
-                : feed.run(reader) { events.add($0) } reading: { reading, _ in readings.add(reading) }
+                : feed.run(reader) { events.add($0) } reading: { r, _ in readings.add(r.reading, packedIn: r.packer, span: r.span) }
             events.finish()
             readings.finish(rules: rules)
             let statistics = CaptureStatistics(

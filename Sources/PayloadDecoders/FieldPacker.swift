@@ -28,7 +28,7 @@ public final class FieldPacker: FieldWriting {
     @exclusivity(unchecked) private var row = -1
 
     /// Every name met, by number.
-    @exclusivity(unchecked) private var names: [String] = []
+    @exclusivity(unchecked) @usableFromInline var names: [String] = []
     @exclusivity(unchecked) private var numbers: [String: UInt16] = [:]
     /// Per row (a decoder's place in its set), the names it gave last by position, with their
     /// numbers: a decoder gives the same names in the same order almost every time, the same
@@ -144,6 +144,36 @@ public final class FieldPacker: FieldWriting {
             fields.append(name, reader.value())
         }
         return fields
+    }
+
+    /// Each field of `span` in order, without making `Fields`: its position, its name, and its
+    /// value when that is a number (an integer as a Double; nil for text, booleans, null and
+    /// lists). A numbered name is the packer's own string, the same one every time.
+    @inlinable
+    public func forEachField(in span: Span, _ body: (_ position: Int, _ name: borrowing String, _ number: Double?) -> Void) {
+        guard !span.isNone else { return }
+        var reader = FieldReader(bytes(span))
+        for position in 0..<span.fields {
+            let number = reader.number()
+            let unnumberedName = number == Self.unnumbered ? String(decoding: reader.text(), as: UTF8.self) : nil
+            let value: Double?
+            switch reader.position.load(as: UInt8.self) {
+            case Tag.int:
+                reader.position += 1
+                value = Double(reader.take(Int64.self))
+            case Tag.double:
+                reader.position += 1
+                value = reader.take(Double.self)
+            default:
+                reader.skipValue()
+                value = nil
+            }
+            if let unnumberedName {
+                body(position, unnumberedName, value)
+            } else {
+                body(position, names[Int(number)], value)
+            }
+        }
     }
 
     /// The value of the first field named `name` in `span`; nil when there is none.

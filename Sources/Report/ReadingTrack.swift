@@ -174,42 +174,81 @@ public struct ReadingTrack: Sendable {
     }
 
     public mutating func add(_ reading: Reading, violations: [RuleViolation] = []) {
-        readings += 1
-        guard let decoder = reading.decoder, case .fields(let fields) = reading.outcome else {
-            if !violations.isEmpty { note(violations) }
-            return
-        }
-        let group = group(reading.address, decoder)
+        guard let (decoder, group, differences) = start(reading, violations), case .fields(let fields) = reading.outcome
+        else { return }
+        var touched: [Touched]? = violations.isEmpty && differences == nil ? nil : []
         // Read in place: a copy of each field retained its name and value and released them.
         fields.entries.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 guard let number = Self.number(entries[position].value) else { continue }
-                let index: Int
-                // Decoders give their fields in the same order every time, most often the same
-                // string each time: the series at the field's position is tried first, by the
-                // string's representation (the name kept keeps it alive).
-                if position < groupFields[group].fields.count, let known = groupFields[group].fields[position],
-                    StringBits(known.name) == StringBits(entries[position].name)
-                {
-                    index = known.series
-                } else if let found = slot(group, position, entries[position].name, reading.address, decoder) {
-                    index = found
-                } else {
-                    continue
-                }
+                let index =
+                    knownSeries(StringBits(entries[position].name), position, group)
+                    ?? slot(group, position, entries[position].name, reading.address, decoder)
+                guard let index else { continue }
                 series[index].add(reading.timestamp, number, reading.frame)
+                touched?.append(Touched(series: index, value: number, field: entries[position].name))
             }
         }
-        let differences = golden.isEmpty ? nil : golden[reading.frame]
-        guard !violations.isEmpty || differences != nil else { return }
-        // Rare: find the plots again and mark them.
-        var touched: [(series: Int, value: Double, field: String)] = []
-        for (position, field) in fields.entries.enumerated() {
-            guard let number = Self.number(field.value),
-                let index = slot(group, position, field.name, reading.address, decoder)
-            else { continue }
-            touched.append((index, number, field.name))
+        if let touched { mark(touched, of: reading, decoder, violations, differences) }
+    }
+
+    /// `add` for a reading of a pipeline that packs fields (`ReadingsPipeline(packingInto:)`):
+    /// its fields read where `span` says they lie in `packer` (the reading's own when the span
+    /// is `.none`), with no `Fields` made for them.
+    public mutating func add(
+        _ reading: Reading, packedIn packer: FieldPacker, span: FieldPacker.Span, violations: [RuleViolation] = []
+    ) {
+        guard !span.isNone else { return add(reading, violations: violations) }
+        guard let (decoder, group, differences) = start(reading, violations), case .fields = reading.outcome
+        else { return }
+        var touched: [Touched]? = violations.isEmpty && differences == nil ? nil : []
+        packer.forEachField(in: span) { position, name, number in
+            guard let number, number.isFinite else { return }
+            let index = knownSeries(StringBits(name), position, group) ?? slot(group, position, copy name, reading.address, decoder)
+            guard let index else { return }
+            series[index].add(reading.timestamp, number, reading.frame)
+            touched?.append(Touched(series: index, value: number, field: copy name))
         }
+        if let touched { mark(touched, of: reading, decoder, violations, differences) }
+    }
+
+    /// A plotted field of one reading, for its markers.
+    private struct Touched {
+        var series: Int
+        var value: Double
+        var field: String
+    }
+
+    /// Counts a reading and gives its decoder, its group and the golden's differences at its
+    /// frame; nil (its violations noted) for a reading without decoder or fields.
+    private mutating func start(_ reading: Reading, _ violations: [RuleViolation]) -> (String, Int, [GoldenDifference]?)? {
+        readings += 1
+        guard let decoder = reading.decoder, case .fields = reading.outcome else {
+            if !violations.isEmpty { note(violations) }
+            return nil
+        }
+        return (decoder, group(reading.address, decoder), golden.isEmpty ? nil : golden[reading.frame])
+    }
+
+    /// The series of the field at `position` when it is the one kept there, by its string's
+    /// representation: decoders give their fields in the same order every time, most often the
+    /// same string each time (the name kept keeps it alive, so no other string can have it).
+    /// Mutating though it changes nothing: called in a closure that holds `self` inout, a
+    /// non-mutating method was given a copy of all of `self`.
+    @inline(__always)
+    private mutating func knownSeries(_ name: StringBits, _ position: Int, _ group: Int) -> Int? {
+        guard position < groupFields[group].fields.count, let known = groupFields[group].fields[position],
+            StringBits(known.name) == name
+        else { return nil }
+        return known.series
+    }
+
+    /// Rare: marks a reading's plotted fields with the rules it broke and its differences from
+    /// the golden.
+    private mutating func mark(
+        _ touched: [Touched], of reading: Reading, _ decoder: String, _ violations: [RuleViolation],
+        _ differences: [GoldenDifference]?
+    ) {
         if !violations.isEmpty {
             note(violations)
             for violation in violations {

@@ -53,22 +53,37 @@ public struct ReadingStatistics: Sendable {
     }
 
     public mutating func add(_ reading: Reading) {
+        guard let index = count(reading), case .fields(let fields) = reading.outcome else { return }
+        add(fields, to: index)
+    }
+
+    /// `add` for a reading of a pipeline that packs fields (`ReadingsPipeline(packingInto:)`):
+    /// its fields read where `span` says they lie in `packer` (the reading's own when the span
+    /// is `.none`), with no `Fields` made for them.
+    public mutating func add(_ reading: Reading, packedIn packer: FieldPacker, span: FieldPacker.Span) {
+        guard !span.isNone else { return add(reading) }
+        guard let index = count(reading), case .fields = reading.outcome else { return }
+        packer.forEachField(in: span) { position, name, number in
+            if !recordKnown(number, StringBits(name), position, index) { record(number, copy name, position, index) }
+        }
+    }
+
+    /// Counts a reading for its decoder and device, and gives its decoder's index; nil when it
+    /// has no decoder or its decoder is past the limit.
+    private mutating func count(_ reading: Reading) -> Int? {
         guard let id = reading.decoder else {
             undecoded += 1
-            return
+            return nil
         }
         guard let index = slot(id) else {
             otherReadings += 1
-            return
+            return nil
         }
         decoders[index].readings += 1
         decoders[index].payloads += max(1, reading.repeats ?? 1)
         if let address = reading.address { count(address, index) }
-        switch reading.outcome {
-        case .fields(let fields): add(fields, to: index)
-        case .error: decoders[index].errors += 1
-        case .undecoded: break
-        }
+        if case .error = reading.outcome { decoders[index].errors += 1 }
+        return index
     }
 
     /// Counts a reading of decoder `index` for its device.
@@ -94,26 +109,40 @@ public struct ReadingStatistics: Sendable {
         // Read in place: a copy of each field retained its name and value and released them.
         fields.entries.withUnsafeBufferPointer { entries in
             for position in entries.indices {
-                // Decoders give their fields in the same order every time, most often the same
-                // string each time: the field at its position is tried first, by the string's
-                // representation (the name kept keeps it alive, so no other string can have it).
-                let slot: Int
-                if position < decoders[index].fields.count,
-                    StringBits(decoders[index].fields[position].name) == StringBits(entries[position].name)
-                {
-                    slot = position
-                } else if let found = fieldSlot(entries[position].name, position, index) {
-                    slot = found
-                } else {
-                    continue
-                }
+                let number: Double?
                 switch entries[position].value {
-                case .int(let n): decoders[index].fields[slot].values.add(Double(n))
-                case .double(let d): decoders[index].fields[slot].values.add(d)
-                default: decoders[index].fields[slot].other += 1
+                case .int(let n): number = Double(n)
+                case .double(let d): number = d
+                default: number = nil
+                }
+                if !recordKnown(number, StringBits(entries[position].name), position, index) {
+                    record(number, entries[position].name, position, index)
                 }
             }
         }
+    }
+
+    /// Records a field's value (nil: not a number) for decoder `index` when the field at its
+    /// position is the one kept there, by its string's representation: decoders give their
+    /// fields in the same order every time, most often the same string each time (the name kept
+    /// keeps it alive, so no other string can have it). False when it is not.
+    @inline(__always)
+    private mutating func recordKnown(_ number: Double?, _ name: StringBits, _ position: Int, _ index: Int) -> Bool {
+        guard position < decoders[index].fields.count, StringBits(decoders[index].fields[position].name) == name
+        else { return false }
+        record(number, slot: position, index)
+        return true
+    }
+
+    /// Records a field's value by its name: where it is kept, or a new place for it.
+    private mutating func record(_ number: Double?, _ name: String, _ position: Int, _ index: Int) {
+        guard let slot = fieldSlot(name, position, index) else { return }
+        record(number, slot: slot, index)
+    }
+
+    @inline(__always)
+    private mutating func record(_ number: Double?, slot: Int, _ index: Int) {
+        if let number { decoders[index].fields[slot].values.add(number) } else { decoders[index].fields[slot].other += 1 }
     }
 
     /// Where a decoder's field is kept: its position in the reading tried first.

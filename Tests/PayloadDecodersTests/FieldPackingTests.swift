@@ -89,4 +89,25 @@ struct FieldPackingTests {
         }
         #expect(outcomes == [.fields([Field("battery_pct", 100)])])
     }
+
+    /// What `stats` and `report` read of packed fields: each field's position and name, and its
+    /// value as a number when it is one; text, booleans, null and lists skipped whole.
+    @Test func `packed fields are walked with their names and numbers`() {
+        let fields: Fields = [
+            Field("t", .double(21.5)), Field("name", .string("probe é")), Field("n", .int(-7)),
+            Field("ok", .bool(true)), Field("none", .null),
+            Field("list", .list([.int(1), .string("two"), .list([.double(3)])])), Field("after", .int(1 << 40)),
+        ]
+        let packer = FieldPacker()
+        _ = packer.pack([Field("first", .int(1))], row: -1)
+        let span = packer.pack(fields, row: 0)
+        var walked: [(Int, String, Double?)] = []
+        packer.forEachField(in: span) { position, name, number in walked.append((position, copy name, number)) }
+        #expect(walked.map(\.0) == Array(0..<7))
+        #expect(walked.map(\.1) == fields.names)
+        #expect(walked.map(\.2) == [21.5, nil, -7, nil, nil, nil, Double(1 << 40)])
+        var none = 0
+        packer.forEachField(in: .none) { _, _, _ in none += 1 }
+        #expect(none == 0)
+    }
 }

@@ -41,4 +41,39 @@ struct ReadingStatisticsTests {
         #expect(decoder.fields[0].values.minimum == 0.25 && decoder.fields[0].values.maximum == 10)
         #expect(decoder.fields[1].values.sum == Double((1...40).reduce(0, +)))
     }
+
+    /// `stats` reads the fields where the decoders packed them: the same statistics as from the
+    /// readings' own fields.
+    @Test func `packed fields give the statistics the readings' own fields give`() {
+        var own = ReadingStatistics()
+        var packed = ReadingStatistics()
+        let packer = FieldPacker()
+        for frame in 1...300 {
+            var fields: [(String, FieldValue)] = [
+                ("temperature_c", .double(Double(frame % 17) / 4 - 1)), ("label", .string("x\(frame % 3)")),
+                ("count", .int(Int64(frame))),
+            ]
+            if frame % 5 == 0 { fields.swapAt(0, 2) }
+            if frame % 7 == 0 { fields.append(("late_\(frame % 2)", .double(.infinity))) }
+            let reading = Self.reading(frame % 4 == 0 ? "other" : "sensor", fields, frame: frame)
+            own.add(reading)
+            guard case .fields(let readingFields) = reading.outcome else { continue }
+            let span = packer.pack(readingFields, row: frame % 4 == 0 ? 1 : 0)
+            var emptied = reading
+            emptied.outcome = .fields(Fields())
+            packed.add(emptied, packedIn: packer, span: span)
+        }
+        own.finish()
+        packed.finish()
+        #expect(packed.decoders.map(\.id) == own.decoders.map(\.id))
+        for (a, b) in zip(packed.decoders, own.decoders) {
+            #expect(a.readings == b.readings && a.devices == b.devices)
+            #expect(a.fields.map(\.name) == b.fields.map(\.name))
+            for (x, y) in zip(a.fields, b.fields) {
+                #expect(x.other == y.other && x.values.count == y.values.count, "\(x.name)")
+                #expect(x.values.minimum == y.values.minimum && x.values.maximum == y.values.maximum, "\(x.name)")
+                #expect(x.values.sum == y.values.sum && x.values.median == y.values.median, "\(x.name)")
+            }
+        }
+    }
 }
