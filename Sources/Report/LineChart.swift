@@ -17,7 +17,7 @@ enum Palette {
 }
 
 /// A plot's frame: the SVG's size and where its data area is, in SVG units (pixels at 100%).
-struct PlotFrame {
+struct PlotFrame: Equatable {
     var width = 640.0
     var height = 210.0
     var left = 64.0
@@ -83,7 +83,9 @@ struct LineChart {
         series.map { Downsample.points($0.grid, shift: axis.shift, gap: $0.gap) }
     }
 
-    func render(_ axis: TimeAxis, into out: inout HTMLWriter) {
+    /// `timeAxis`: the markup of `Axes.timeAxis` for `axis` in a default frame, when the caller
+    /// has it: every chart of a capture shares its axis, and writing it took a sixth of the page.
+    func render(_ axis: TimeAxis, timeAxis: HTMLWriter? = nil, into out: inout HTMLWriter) {
         let drawn = points(axis)
         var low = series.map(\.minimum).min() ?? 0
         var high = series.map(\.maximum).max() ?? 1
@@ -114,7 +116,7 @@ struct LineChart {
         if let unit { out.attribute("data-unit", unit) }
         out.raw(">")
         Axes.valueAxis(yTicks, y: y, frame, into: &out)
-        Axes.timeAxis(axis, frame, into: &out)
+        if let timeAxis, frame == PlotFrame() { out.raw(timeAxis) } else { Axes.timeAxis(axis, frame, into: &out) }
         if let unit { Axes.valueTitle(unit, frame, into: &out) }
 
         for (i, s) in series.enumerated() {

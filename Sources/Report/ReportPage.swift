@@ -104,6 +104,9 @@ public enum ReportPage {
         else { return }
         let shift = Downsample.columnShift(first...last, columns: columns)
         let axis = TimeAxis(first: first, last: last, shift: shift)
+        // The line charts' time axis, the same in each: written once.
+        var timeAxis = HTMLWriter(capacity: 4096)
+        Axes.timeAxis(axis, PlotFrame(), into: &timeAxis)
         let devices = capture.events.devices.sorted { $0.firstSeen < $1.firstSeen }
         if !devices.isEmpty {
             out.raw("<h3>Timeline</h3>")
@@ -143,7 +146,7 @@ public enum ReportPage {
                     }
                     LineChart(
                         kind: "reading", device: address, field: plot.field, title: plot.field, unit: plot.unit, series: series
-                    ).render(axis, into: &out)
+                    ).render(axis, timeAxis: timeAxis, into: &out)
                 }
                 out.raw("</div></section>\n")
             }
@@ -167,7 +170,7 @@ public enum ReportPage {
                     maximum: Double(values?.maximum ?? 20), count: device.adverts,
                     gap: gap(capture.statistics.events.device(device.address)?.intervalHistogram ?? LogHistogram(), shift: shift))
                 LineChart(kind: "rssi", device: device.address.description, field: "rssi", title: title, unit: "dBm", series: [series])
-                    .render(axis, into: &out)
+                    .render(axis, timeAxis: timeAxis, into: &out)
             }
             out.raw("</div>")
             if withRSSI.count > maximumRSSIPlots {
