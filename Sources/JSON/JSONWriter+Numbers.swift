@@ -159,11 +159,11 @@ extension JSONWriter {
     }
 
     /// `digits` with a point before its last `decimals` digits (zeros before them as needed:
-    /// 5 with 2 decimals is 0.05), written from the last digit back, two at a time from the
-    /// pairs literal where the point does not fall between them. (Split at the point by a
-    /// division by a power of ten, the integer part and the fraction took two divisions by a
-    /// number the compiler does not know, and a call each.)
-    /// Gives the length written at `target`.
+    /// 5 with 2 decimals is 0.05), after a sign when `negative`, written at `target` from the
+    /// last digit back, two at a time from the pairs literal where the point does not fall
+    /// between them; gives the length written. (Split at the point by a division by a power of
+    /// ten, the integer part and the fraction took two divisions by a number the compiler does
+    /// not know, and a call each.)
     @inlinable @inline(__always)
     static func writeDecimal(
         _ digits: UInt64, decimals: Int, negative: Bool, to target: UnsafeMutablePointer<UInt8>

@@ -12,7 +12,7 @@ public struct ColumnGrid<Cell: GridCell>: Sendable {
     /// The cells something fell in, in time order, each with its index (its cell starts at
     /// `index << shift` µs); the first and the last are at most `capacity` cells apart. Only
     /// these are kept: a series' values are often much sparser than the cells between them, and
-    /// merging and appending cells nothing fell in took most of a report's reading.
+    /// appending and merging cells nothing fell in cost three times what the values did.
     private var indices: [Int64] = []
     private var cells: [Cell] = []
 

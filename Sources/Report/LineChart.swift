@@ -84,7 +84,7 @@ struct LineChart {
     }
 
     /// `timeAxis`: the markup of `Axes.timeAxis` for `axis` in a default frame, when the caller
-    /// has it: every chart of a capture shares its axis, and writing it took a sixth of the page.
+    /// has it: every chart of a capture shares its axis, and writing it took a tenth of the page.
     func render(_ axis: TimeAxis, timeAxis: HTMLWriter? = nil, into out: inout HTMLWriter) {
         let drawn = points(axis)
         var low = series.map(\.minimum).min() ?? 0
