@@ -242,12 +242,16 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
-    /// Writes a key given as its JSON string, `"name"` (escaped once, written many times).
+    /// Writes a key given as `,"name":` (escaped once, written many times), the comma left out
+    /// where none is due: one copy where a comma, the name and a colon took three appends.
     @inlinable
-    public mutating func key(quoted: UnsafeRawBufferPointer) {
-        separate()
-        raw(quoted)
-        raw(UInt8(ascii: ":"))
+    public mutating func key(commaPrefixed key: UnsafeRawBufferPointer) {
+        guard let start = key.baseAddress, key.count > 1 else { return }
+        let skip = needsComma ? 0 : 1
+        let count = key.count - skip
+        reserve(count)
+        Self.copy(start.assumingMemoryBound(to: UInt8.self) + skip, count, to: base + used)
+        used += count
         needsComma = false
     }
 

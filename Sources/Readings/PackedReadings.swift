@@ -332,7 +332,7 @@ public struct PackedReadingJSON {
     /// Each numbered text (decoder ids, sources) as a JSON string (`"adv"`), one after another.
     private var texts: [UInt8] = []
     private var spans: [Range<Int>] = []
-    /// Each field name as a JSON string (`"temperature_c"`), by its number.
+    /// Each field name as a JSON key after a comma (`,"temperature_c":`), by its number.
     private var names: [UInt8] = []
     private var nameSpans: [Range<Int>] = []
 
@@ -405,10 +405,13 @@ public struct PackedReadingJSON {
         w.newline()
     }
 
-    /// A field name numbered on from the last, escaped once.
+    /// A field name numbered on from the last, escaped once, with the comma before it and the
+    /// colon after it: one copy for each field written.
     private mutating func learnName(_ utf8: UnsafeBufferPointer<UInt8>) {
         var encoded = JSONWriter(capacity: utf8.count + 8)
+        encoded.raw(UInt8(ascii: ","))
         encoded.appendEscaped(utf8: utf8)
+        encoded.raw(UInt8(ascii: ":"))
         let start = names.count
         encoded.withBytes { names.append(contentsOf: $0) }
         nameSpans.append(start..<names.count)
@@ -425,7 +428,7 @@ public struct PackedReadingJSON {
                     if number == FieldPacker.unnumbered {
                         w.key(validUTF8: reader.text())
                     } else {
-                        w.key(quoted: UnsafeRawBufferPointer(rebasing: names[spans[Int(number)]]))
+                        w.key(commaPrefixed: UnsafeRawBufferPointer(rebasing: names[spans[Int(number)]]))
                     }
                     Self.writeValue(&reader, to: &w)
                 }

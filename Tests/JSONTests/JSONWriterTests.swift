@@ -161,6 +161,43 @@ struct EscapingTests {
     }
 }
 
+struct CommaPrefixedKeyTests {
+    /// A key given as `,"name":` reads as `key(escaping:)` writes it: first in an object without
+    /// its comma, after a member with it, at the lengths each copy path takes.
+    @Test func `comma-prefixed keys read as escaped keys`() {
+        for name in ["a", "ab", "rssi", "humidity_pct", "temperature_c", "a name of more than sixteen bytes", "é\"q"] {
+            var encoded = JSONWriter(capacity: 8)
+            encoded.raw(UInt8(ascii: ","))
+            encoded.appendEscaped(name)
+            encoded.raw(UInt8(ascii: ":"))
+            let key = encoded.bytes
+            var expected = JSONWriter(capacity: 8)
+            var written = JSONWriter(capacity: 8)
+            expected.beginObject()
+            written.beginObject()
+            for value in [1, 2] {
+                expected.key(escaping: name)
+                expected.int(value)
+                key.withUnsafeBytes { written.key(commaPrefixed: $0) }
+                written.int(value)
+            }
+            expected.key(escaping: "nested")
+            written.key(escaping: "nested")
+            expected.beginObject()
+            written.beginObject()
+            expected.key(escaping: name)
+            key.withUnsafeBytes { written.key(commaPrefixed: $0) }
+            expected.null()
+            written.null()
+            expected.endObject()
+            written.endObject()
+            expected.endObject()
+            written.endObject()
+            #expect(written.bytes == expected.bytes, "\(name)")
+        }
+    }
+}
+
 struct HexTests {
     @Test func `every byte value at every length and alignment`() {
         let all = (0...255).map { UInt8($0) }
