@@ -121,7 +121,7 @@ struct CaptureFeed {
 /// A reading as `CaptureFeed` hands it over: its fields lie in `packer` where `span` says (the
 /// reading's own when the span is `.none`), valid during the call.
 struct PackedFieldsReading {
-    var reading: Reading
+    let reading: Reading
     let packer: FieldPacker
     let span: FieldPacker.Span
 }

@@ -181,12 +181,7 @@ public struct ReadingTrack: Sendable {
         fields.entries.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 guard let number = Self.number(entries[position].value) else { continue }
-                let index =
-                    knownSeries(StringBits(entries[position].name), position, group)
-                    ?? slot(group, position, entries[position].name, reading.address, decoder)
-                guard let index else { continue }
-                series[index].add(reading.timestamp, number, reading.frame)
-                touched?.append(Touched(series: index, value: number, field: entries[position].name))
+                plot(number, entries[position].name, position, group, reading, decoder, &touched)
             }
         }
         if let touched { mark(touched, of: reading, decoder, violations, differences) }
@@ -204,12 +199,22 @@ public struct ReadingTrack: Sendable {
         var touched: [Touched]? = violations.isEmpty && differences == nil ? nil : []
         packer.forEachField(in: span) { position, name, number in
             guard let number, number.isFinite else { return }
-            let index = knownSeries(StringBits(name), position, group) ?? slot(group, position, copy name, reading.address, decoder)
-            guard let index else { return }
-            series[index].add(reading.timestamp, number, reading.frame)
-            touched?.append(Touched(series: index, value: number, field: copy name))
+            plot(number, name, position, group, reading, decoder, &touched)
         }
         if let touched { mark(touched, of: reading, decoder, violations, differences) }
+    }
+
+    /// Adds a field's value to its series (made on first sight), and notes it in `touched` when
+    /// the reading is to be marked.
+    @inline(__always)
+    private mutating func plot(
+        _ number: Double, _ name: borrowing String, _ position: Int, _ group: Int, _ reading: Reading,
+        _ decoder: String, _ touched: inout [Touched]?
+    ) {
+        let index = knownSeries(StringBits(name), position, group) ?? slot(group, position, copy name, reading.address, decoder)
+        guard let index else { return }
+        series[index].add(reading.timestamp, number, reading.frame)
+        touched?.append(Touched(series: index, value: number, field: copy name))
     }
 
     /// A plotted field of one reading, for its markers.

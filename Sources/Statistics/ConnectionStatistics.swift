@@ -83,7 +83,6 @@ public struct ConnectionStatistics: Sendable {
     public private(set) var keySize: UInt8?
 
     /// ATT PDUs by opcode (long reads and writes count under their last PDU's opcode).
-    /// ATT PDUs by opcode.
     public var opcodes: [UInt8: Int] {
         var counts: [UInt8: Int] = [:]
         for (opcode, count) in opcodeCounts.enumerated() where count > 0 { counts[UInt8(opcode)] = count }
