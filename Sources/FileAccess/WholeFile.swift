@@ -35,13 +35,8 @@ public enum WholeFile {
     /// The whole file, read into one buffer sized from `fstat`. Only a regular file is read: a FIFO
     /// would wait for a writer (so it is opened without blocking) and a device may never end.
     public static func read(_ path: String, limit: Int = .max) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: path, code: errno) }
+        let (fd, info) = try openRegularFile(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileError(path: path, code: errno) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileError(path: path, reason: "is a directory") }
-        if info.st_mode & S_IFMT != S_IFREG { throw FileError(path: path, reason: "is not a regular file") }
         let size = limit >= 1 << 20 && limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
         let tooLarge = FileError(path: path, reason: "larger than \(size)")
         guard Int(info.st_size) <= limit else { throw tooLarge }
@@ -69,6 +64,27 @@ public enum WholeFile {
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
+    }
+
+    /// `path` opened for reading, with what `fstat` says of it, when it is a regular file. Opened
+    /// without blocking: a FIFO would wait for a writer.
+    static func openRegularFile(_ path: String) throws(FileError) -> (fd: Int32, info: stat) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, code: errno) }
+        var info = stat()
+        var problem: FileError?
+        if fstat(fd, &info) != 0 {
+            problem = FileError(path: path, code: errno)
+        } else if info.st_mode & S_IFMT == S_IFDIR {
+            problem = FileError(path: path, reason: "is a directory")
+        } else if info.st_mode & S_IFMT != S_IFREG {
+            problem = FileError(path: path, reason: "is not a regular file")
+        }
+        if let problem {
+            close(fd)
+            throw problem
+        }
+        return (fd, info)
     }
 
     private static func readChunk(_ fd: Int32, _ path: String, capacity: Int) throws(FileError) -> [UInt8] {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 import Handoff
 
 /// `golden check`: every capture of a suite decoded and compared with its golden, in parallel.
@@ -60,14 +54,16 @@ public struct GoldenCheck: Sendable, Equatable {
         guard member.hasGolden else { return .noGolden }
         let config = member.config.overridden(by: overrides)
         do {
-            let expected = try Files.read(member.golden)
-            var actual = GoldenPrefix(expected)
-            try ReadingsSource.stream(member.capture, options: config.decodeOptions, decode: decode) { actual.add($0) }
-            let expectedLines = ReadingLines(expected)
-            return .compared(
-                ReadingsDiff.compare(
-                    expected: expectedLines, actual: actual.isWhole ? expectedLines : ReadingLines(actual.text),
-                    settings: config.settings, canonical: actual.isWhole))
+            var golden = try GoldenStream(golden: member.golden, settings: config.settings)
+            try ReadingsSource.stream(member.capture, options: config.decodeOptions, decode: decode) { golden.add($0) }
+            switch try golden.finish() {
+            case .same(let report):
+                return .compared(report)
+            case .different(let expected, let actual):
+                return .compared(
+                    ReadingsDiff.compare(
+                        expected: ReadingLines(expected), actual: ReadingLines(actual), settings: config.settings))
+            }
         } catch {
             return error.kind == .setting ? .badSetting(error.message) : .unreadable(error.message)
         }
@@ -119,38 +115,4 @@ public struct GoldenCheck: Sendable, Equatable {
         if strict, summary.captures == 0 { return 1 }
         return 0
     }
-}
-
-/// A capture's readings as they are decoded, measured against its golden: while they are the same
-/// bytes nothing is kept but how far they agree, so a check that passes holds the golden alone,
-/// not a second copy of it. From the first byte that differs, the text is kept whole for the diff.
-struct GoldenPrefix {
-    private let golden: [UInt8]
-    /// How many leading bytes are the golden's.
-    private var agreed = 0
-    /// The text since it stopped agreeing, golden prefix included; nil while it agrees.
-    private var diverged: [UInt8]?
-
-    init(_ golden: [UInt8]) { self.golden = golden }
-
-    mutating func add(_ piece: UnsafeRawBufferPointer) {
-        guard piece.count > 0 else { return }
-        if diverged == nil {
-            let agrees =
-                agreed + piece.count <= golden.count
-                && golden.withUnsafeBytes { memcmp($0.baseAddress! + agreed, piece.baseAddress!, piece.count) == 0 }
-            if agrees {
-                agreed += piece.count
-                return
-            }
-            diverged = Array(golden[..<agreed])
-        }
-        diverged!.append(contentsOf: piece)
-    }
-
-    /// Whether the readings are the golden, byte for byte, to its end.
-    var isWhole: Bool { diverged == nil && agreed == golden.count }
-
-    /// The readings' text.
-    var text: [UInt8] { diverged ?? Array(golden[..<agreed]) }
 }

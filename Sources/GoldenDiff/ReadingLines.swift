@@ -17,9 +17,18 @@ public struct ReadingLines: Sendable {
     }
 
     public init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        spans = Self.split(bytes)
+        self.init(bytes, lines: 0..<bytes.count, firstLine: 1)
     }
+
+    /// The readings of `bytes[range]`, whole lines from a longer text whose first is line
+    /// `firstLine` there (a byte order mark is looked for only before line 1).
+    init(_ bytes: [UInt8], lines range: Range<Int>, firstLine: Int) {
+        self.bytes = bytes
+        (spans, nextLine) = Self.split(bytes, range, firstLine: firstLine)
+    }
+
+    /// The number of the line after the last (blank lines counted).
+    let nextLine: Int
 
     public init(_ text: String) { self.init(Array(text.utf8)) }
 
@@ -61,17 +70,18 @@ public struct ReadingLines: Sendable {
                 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
     }
 
-    static func split(_ bytes: [UInt8]) -> [LineSpan] {
+    static func split(_ bytes: [UInt8], _ range: Range<Int>, firstLine: Int) -> (spans: [LineSpan], nextLine: Int) {
         var spans: [LineSpan] = []
+        var number = firstLine
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             // A byte order mark, as some editors save UTF-8 with, is not part of the first line.
-            var start = Self.byteOrderMarkLength(buffer)
-            var number = 1
-            while start < buffer.count {
-                let newline = memchr(base + start, 0x0A, buffer.count - start)
-                var end =
-                    newline.map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
+            var start = range.lowerBound
+            if firstLine == 1, start == 0 { start = Self.byteOrderMarkLength(UnsafeBufferPointer(rebasing: buffer[range])) }
+            let limit = range.upperBound
+            while start < limit {
+                let newline = memchr(base + start, 0x0A, limit - start)
+                var end = newline.map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? limit
                 let next = end + 1
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }  // CRLF files compare like LF files
                 if !isBlank(buffer, start, end) { spans.append(LineSpan(start: start, end: end, number: number)) }
@@ -79,7 +89,7 @@ public struct ReadingLines: Sendable {
                 number += 1
             }
         }
-        return spans
+        return (spans, number)
     }
 
     /// 3 when the text starts with the UTF-8 byte order mark, else 0.

@@ -20,6 +20,35 @@ public enum ReadingsDiff {
     }
 }
 
+/// What `ReadingsDiff.compare` reports for a text compared with itself as canonical output,
+/// made a run of whole lines at a time as the text is read (`golden check` of a golden its
+/// capture still decodes to, byte for byte): the text is never held whole.
+struct IdenticalTally {
+    let settings: DiffSettings
+    private var decoders = DecoderNames()
+    private var builder = ReportBuilder()
+    private var count = 0
+
+    init(settings: DiffSettings) { self.settings = settings }
+
+    /// The next lines of the text (numbered on from the last).
+    mutating func add(_ lines: ReadingLines) {
+        var run = DiffRun(expected: lines, actual: lines, settings: settings)
+        run.canonical = true
+        swap(&run.decoders, &decoders)
+        swap(&run.builder, &builder)
+        run.allIdentical()
+        swap(&run.decoders, &decoders)
+        swap(&run.builder, &builder)
+        count += lines.count
+    }
+
+    mutating func report() -> DiffReport {
+        builder.report(
+            alignment: settings.alignment, expectedCount: count, actualCount: count, names: decoders.names)
+    }
+}
+
 /// One comparison in progress.
 struct DiffRun {
     let expected: ReadingLines
@@ -41,13 +70,18 @@ struct DiffRun {
 
     mutating func compareAll() {
         if expected.isIdentical(to: actual) {
-            for line in 0..<expected.count { identical(line, line) }
+            allIdentical()
         } else if settings.alignment == .frame, let frames = frameOrder() {
             mergeFrames(frames.expected, frames.actual)
         } else {
             // Sequence alignment, or readings not in frame order: pair through keys of every line.
             join(Array(0..<expected.count), Array(0..<actual.count))
         }
+    }
+
+    /// Every reading the same on both sides, line for line.
+    mutating func allIdentical() {
+        for line in 0..<expected.count { identical(line, line) }
     }
 
     // MARK: Frame alignment
