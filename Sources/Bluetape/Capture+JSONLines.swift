@@ -104,7 +104,9 @@ final class JSONLineQueue: @unchecked Sendable {
 
     /// A chunk's JSON; kept for another chunk once written out.
     private final class ChunkJSON {
-        var writer = JSONWriter(capacity: 1 << 18)
+        // One thread at a time (handed over under the lock): checked at run time, every reading
+        // written into it cost a check.
+        @exclusivity(unchecked) var writer = JSONWriter(capacity: 1 << 18)
     }
 
     /// Chunks the decoding thread leaves to the tracking thread before it makes their JSON

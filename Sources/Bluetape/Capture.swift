@@ -259,20 +259,27 @@ public final class Capture {
         _ body: (consuming Reading, FieldPacker.Span) -> Bool
     ) throws(CaptureError) -> Tracker.Statistics {
         let reader = try openReader()
-        var filter = filter
-        let filtering = !filter.isEmpty
+        let filter = Box(filter)
+        let filtering = !filter.value.isEmpty
         let pipeline = Self.pipeline(decoding, packing: packing)
-        var going = true
+        let going = Box(true)
         func pass(_ reading: consuming Reading, _ span: FieldPacker.Span) {
-            if going, decoding.keeps(reading) { going = body(reading, span) }
+            if going.value, decoding.keeps(reading) { going.value = body(reading, span) }
         }
         let statistics = EventStream.read(
-            reader, options: decoding.tracker, stop: { !going }, firstRecord: { filter.timeBase = $0 }
+            reader, options: decoding.tracker, stop: { !going.value }, firstRecord: { filter.value.timeBase = $0 }
         ) { event in
-            if going, !filtering || filter.accepts(event) { pipeline.consume(event, packed: pass) }
+            if going.value, !filtering || filter.value.accepts(event) { pipeline.consume(event, packed: pass) }
         }
-        if going { pipeline.finish(packed: pass) }
+        if going.value { pipeline.finish(packed: pass) }
         return statistics
+    }
+
+    /// A value the closures of one thread share. A local `var` they capture is checked for
+    /// exclusive access at run time on every use: three checks for every record.
+    private final class Box<Value> {
+        @exclusivity(unchecked) var value: Value
+        init(_ value: Value) { self.value = value }
     }
 
     /// A pipeline for `decoding`, packing fields into `packing` when it is given.

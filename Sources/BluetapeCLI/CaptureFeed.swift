@@ -51,8 +51,10 @@ struct CaptureFeed {
         // The decoders write fields straight into `packer`: no `Fields` is made for a reading
         // unless a rule has to read them.
         let packer = FieldPacker()
+        // Asked once: the captured `var` is checked for exclusive access at run time on each use.
+        let checking = checker != nil
         func check(_ r: PackedFieldsReading) -> [RuleViolation] {
-            guard checker != nil, let decoder = r.reading.decoder else { return [] }
+            guard checking, let decoder = r.reading.decoder else { return [] }
             let outcome: DecodeOutcome
             switch r.reading.outcome {
             case .fields(let fields): outcome = .fields(r.span.isNone ? fields : r.packer.fields(r.span))
