@@ -24,6 +24,13 @@ public final class ReadingsPipeline {
 
     let decoders: DecoderSet
     let options: Options
+    /// Each decoder's id, by its place in the decoder set: asked of the decoder through its
+    /// protocol for every reading, it was a call and a retain.
+    private let ids: [String]
+    /// The decoder set's candidates, taken apart: a candidate read out of its list was copied
+    /// whole (its decoder retained and released) for every payload, even for its place alone.
+    private let candidateSlots: [Int]
+    private let candidateDecoders: [any PayloadDecoder]
     /// Each decoder's dedup key, by its place in the decoder set (nil: every payload is a reading).
     private let dedupKeys: [[String]?]
     /// Whether each decoder has one: asked for every payload, where taking the optional out of
@@ -50,7 +57,7 @@ public final class ReadingsPipeline {
     private let packs: Bool
     /// The reading held for its repeat count, per device and decoder: a device's new value makes
     /// its earlier one final, so there is at most one.
-    @exclusivity(unchecked) private var pendingDuplicates: [DedupDevice: HeldReading] = [:]
+    private let pendingDuplicates = WordTable<HeldReading>()
     @exclusivity(unchecked) private var lastExpiry: Int64 = .min
     @exclusivity(unchecked) private var lastFrame = 0
     @exclusivity(unchecked) private var lastTimestamp: Int64 = 0
@@ -77,6 +84,9 @@ public final class ReadingsPipeline {
         packing = packer ?? FieldPacker()
         packs = packer != nil
         output = ReadingOutbox(packer: packer)
+        ids = decoders.decoders.map(\.id)
+        candidateSlots = decoders.candidates.map(\.slot)
+        candidateDecoders = decoders.candidates.map(\.decoder)
         dedupKeys = decoders.decoders.map(\.dedupKey)
         deduplicates = dedupKeys.map { $0 != nil }
         followUpOf = decoders.decoders.map { $0.makeFollowUp() }
@@ -134,7 +144,7 @@ public final class ReadingsPipeline {
     }
 
     private func end() {
-        for held in pendingDuplicates.values { output.release(held.index) }
+        pendingDuplicates.forEach { _, held in output.release(held.index) }
         pendingDuplicates.removeAll()
         let end = CaptureMoment(frame: lastFrame, timestamp: lastTimestamp)
         for followUp in followUps { append(followUp.finish(at: end)) }
@@ -224,8 +234,9 @@ public final class ReadingsPipeline {
             // appending took the array's general paths.
             payload.bytes.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
         } else {
-            payload.bytes.removeAll(keepingCapacity: true)
-            payload.bytes.append(contentsOf: bytes)
+            // One replacement, in the buffer the array has when it is large enough (emptying it
+            // first and appending took the array's general path twice).
+            payload.bytes.replaceSubrange(payload.bytes.indices, with: bytes)
         }
     }
 
@@ -300,25 +311,29 @@ public final class ReadingsPipeline {
         var decoded = false
         if !candidates.isEmpty {
             for index in candidates {
-                let candidate = decoders.candidates[index]
-                if countedAsRepeat(payload, decoder: candidate.slot, address: address, at: event.timestamp) {
+                let slot = candidateSlots[index]
+                if countedAsRepeat(payload, decoder: slot, address: address, at: event.timestamp) {
                     decoded = true
                     continue
                 }
-                let followedUp = hasFollowUp[candidate.slot]
-                if packs, packsDirectly[candidate.slot] {
+                let followedUp = hasFollowUp[slot]
+                if packs, packsDirectly[slot] {
                     // The fields straight into the packer, where the decoder can: no list of
                     // outcomes, and no fields to hand over or free.
-                    packing.beginOutcome(row: candidate.slot)
+                    packing.beginOutcome(row: slot)
                     let outcome: Reading.Outcome
                     let span: FieldPacker.Span
-                    switch candidate.decoder.decode(payload, packingInto: packing) {
+                    // Used where it lies: bound to a name, the decoder was retained and released.
+                    let packed = candidateDecoders.withUnsafeBufferPointer {
+                        $0[index].decode(payload, packingInto: packing)
+                    }
+                    switch packed {
                     case .none:
                         packing.discardOutcome()
                         continue
                     case .fields:
                         (outcome, span) = (.fields(Fields()), packing.endOutcome())
-                        if followedUp { observe(span, packing, candidate.slot, address, event) }
+                        if followedUp { observe(span, packing, slot, address, event) }
                     case .error(let error):
                         packing.discardOutcome()
                         (outcome, span) = (.error(error), .none)
@@ -326,21 +341,21 @@ public final class ReadingsPipeline {
                         packing.discardOutcome()
                         if outcomes.isEmpty { continue }
                         decoded = true
-                        decodeEach(&outcomes, candidate, payload, followedUp: followedUp, address, source, match, event)
+                        decodeEach(&outcomes, slot, payload, followedUp: followedUp, address, source, match, event)
                         continue
                     }
                     decoded = true
                     deliver(
                         Reading(
                             frame: event.frame, timestamp: event.timestamp, address: address,
-                            decoder: candidate.decoder.id, source: source, match: match, outcome: outcome),
-                        span: span, decoder: candidate.slot, payload: payload, keepingPayload: !followedUp)
+                            decoder: ids[slot], source: source, match: match, outcome: outcome),
+                        span: span, decoder: slot, payload: payload, keepingPayload: !followedUp)
                     continue
                 }
-                var outcomes = candidate.decoder.decode(payload)
+                var outcomes = candidateDecoders[index].decode(payload)
                 if outcomes.isEmpty { continue }
                 decoded = true
-                decodeEach(&outcomes, candidate, payload, followedUp: followedUp, address, source, match, event)
+                decodeEach(&outcomes, slot, payload, followedUp: followedUp, address, source, match, event)
             }
         }
         if !decoded, options.includeUndecoded {
@@ -364,10 +379,10 @@ public final class ReadingsPipeline {
 
     /// The readings of one decoder's outcomes for a payload.
     private func decodeEach(
-        _ outcomes: inout [DecodeOutcome], _ candidate: DecoderSet.Candidate, _ payload: borrowing Payload,
+        _ outcomes: inout [DecodeOutcome], _ slot: Int, _ payload: borrowing Payload,
         followedUp: Bool, _ address: BluetoothAddress?, _ source: String, _ match: Reading.Match, _ event: Event
     ) {
-        let id = candidate.decoder.id
+        let id = ids[slot]
         let count = outcomes.count
         // A held reading keeps its payload to recognise repeats only when it is the payload's one
         // reading and no follow-up has to see the payload again.
@@ -380,13 +395,13 @@ public final class ReadingsPipeline {
             var span = FieldPacker.Span.none
             switch consume outcome {
             case .fields(let fields):
-                if followedUp, let address, let followUp = followUpOf[candidate.slot],
-                    observedOnly[candidate.slot].map({ fields[$0.name] == $0.value }) ?? true
+                if followedUp, let address, let followUp = followUpOf[slot],
+                    observedOnly[slot].map({ fields[$0.name] == $0.value }) ?? true
                 {
                     let moment = CaptureMoment(frame: event.frame, timestamp: event.timestamp)
                     append(followUp.observe(fields, from: address, at: moment))
                 }
-                (readingOutcome, span) = place(fields, row: candidate.slot)
+                (readingOutcome, span) = place(fields, row: slot)
             case .error(let error): readingOutcome = .error(error)
             }
             deliver(
@@ -394,22 +409,17 @@ public final class ReadingsPipeline {
                     frame: event.frame, timestamp: event.timestamp, address: address, decoder: id,
                     source: source, match: match, index: count > 1 ? count - outcomes.count - 1 : nil,
                     outcome: readingOutcome),
-                span: span, decoder: candidate.slot, payload: payload, keepingPayload: repeatable)
+                span: span, decoder: slot, payload: payload, keepingPayload: repeatable)
         }
     }
 
     // MARK: De-duplication
 
-    private struct DedupDevice: Hashable {
-        var address: BluetoothAddress?
-        /// The decoder's place in the decoder set.
-        var decoder: Int
-
-        /// One word to hash (an address is 48 bits, a decoder's place a few): hashed for every
-        /// payload of a decoder with a dedup key, an optional and a number cost two rounds more.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine((address?.value ?? 1 << 63) ^ UInt64(truncatingIfNeeded: decoder) << 48)
-        }
+    /// A device and a decoder (its place in the decoder set) as one word, never 0: the address's
+    /// 48 bits (bit 63 without one), the decoder's place above them, bit 62 always set.
+    private static func dedupKey(_ address: BluetoothAddress?, _ decoder: Int) -> UInt64 {
+        precondition(decoder < 1 << 14, "more decoders than a dedup key holds")
+        return (address?.value ?? 1 << 63) | UInt64(truncatingIfNeeded: decoder) << 48 | 1 << 62
     }
 
     private struct HeldReading {
@@ -443,10 +453,10 @@ public final class ReadingsPipeline {
         -> Bool
     {
         guard !options.allRepeats, deduplicates[decoder],
-            let place = pendingDuplicates.index(forKey: DedupDevice(address: address, decoder: decoder))
+            let place = pendingDuplicates.slot(of: Self.dedupKey(address, decoder))
         else { return false }
-        let held = pendingDuplicates.values[place].index
-        guard pendingDuplicates.values[place].payloadKept, pendingDuplicates.values[place].payload == payload else {
+        let held = pendingDuplicates[slot: place].index
+        guard pendingDuplicates[slot: place].payloadKept, pendingDuplicates[slot: place].payload == payload else {
             return false
         }
         let (waited, overflow) = timestamp.subtractingReportingOverflow(output.lastSeen(held))
@@ -469,29 +479,35 @@ public final class ReadingsPipeline {
             output.append(reading, span: span)
             return
         }
-        let device = DedupDevice(address: reading.address, decoder: decoder)
-        if let held = pendingDuplicates[device] {
-            if sameKey(names, held, fields, span) {
-                let (waited, overflow) = reading.timestamp.subtractingReportingOverflow(output.lastSeen(held.index))
+        let device = Self.dedupKey(reading.address, decoder)
+        if let place = pendingDuplicates.slot(of: device) {
+            // Read where it lies: copied out, its fields and payload were retained and released.
+            let held = pendingDuplicates[slot: place].index
+            if sameKey(names, pendingDuplicates[slot: place], fields, span) {
+                let (waited, overflow) = reading.timestamp.subtractingReportingOverflow(output.lastSeen(held))
                 if !overflow, waited <= Self.duplicateWindow {
-                    output.countRepeat(held.index, at: reading.timestamp)
+                    output.countRepeat(held, at: reading.timestamp)
                     return
                 }
             }
             // A new value from this device, or the same one after a long silence: the device has
             // moved on, so its earlier reading is final.
-            output.release(held.index)
+            output.release(held)
         }
         var first = consume reading
         first.repeats = 1
-        pendingDuplicates[device] = HeldReading(
-            fields: fields, payload: keepingPayload ? copy payload : HeldReading.noPayload, payloadKept: keepingPayload,
-            index: output.append(first, span: span, held: true))
+        pendingDuplicates.set(
+            device,
+            HeldReading(
+                fields: fields, payload: keepingPayload ? copy payload : HeldReading.noPayload,
+                payloadKept: keepingPayload, index: output.append(first, span: span, held: true)))
     }
 
     /// Whether a reading has the held one's values for the dedup key `names`. A missing field
     /// counts as null, as it is written.
-    private func sameKey(_ names: [String], _ held: HeldReading, _ fields: Fields, _ span: FieldPacker.Span) -> Bool {
+    private func sameKey(
+        _ names: [String], _ held: borrowing HeldReading, _ fields: Fields, _ span: FieldPacker.Span
+    ) -> Bool {
         guard let packer else { return names.allSatisfy { (held.fields[$0] ?? .null) == (fields[$0] ?? .null) } }
         let heldSpan = output.span(held.index)
         return names.allSatisfy {
@@ -508,12 +524,14 @@ public final class ReadingsPipeline {
         let (sinceLast, jumped) = now.subtractingReportingOverflow(lastExpiry)
         guard crowded || jumped || sinceLast < 0 || sinceLast >= 1_000_000 else { return }
         lastExpiry = now
-        for (device, held) in pendingDuplicates {
+        var expired: [UInt64] = []
+        pendingDuplicates.forEach { device, held in
             // A damaged capture's timestamps can be further apart than Int64 holds: that is a long wait.
             let (waited, overflow) = now.subtractingReportingOverflow(output.lastSeen(held.index))
-            guard crowded || overflow || waited > Self.duplicateWindow else { continue }
+            guard crowded || overflow || waited > Self.duplicateWindow else { return }
             output.release(held.index)
-            pendingDuplicates[device] = nil
+            expired.append(device)
         }
+        for device in expired { pendingDuplicates.remove(device) }
     }
 }
