@@ -148,14 +148,27 @@ extension JSONWriter {
         return digits
     }
 
-    /// 10^n for n from 1 to 15, exact: a load from a constant, not a chain of n multiplications.
+    /// 10^n for n from 1 to 15, exact: a load from a table the compiler makes of the cases, not
+    /// a chain of n multiplications (nor a tuple copied to the stack for every number).
     @inlinable @inline(__always)
     static func powerOfTen(_ n: Int) -> Double {
-        let powers: (Double, Double, Double, Double, Double, Double, Double, Double) =
-            (1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8)
-        return n <= 8
-            ? Swift.withUnsafeBytes(of: powers) { $0.load(fromByteOffset: (n - 1) * 8, as: Double.self) }
-            : Swift.withUnsafeBytes(of: powers) { $0.load(fromByteOffset: (n - 9) * 8, as: Double.self) } * 1e8
+        switch n {
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        default: 1e15
+        }
     }
 
     /// `digits` with a point before its last `decimals` digits (zeros before them as needed:

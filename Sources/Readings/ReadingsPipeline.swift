@@ -449,9 +449,9 @@ public final class ReadingsPipeline {
     /// A payload byte for byte as the one a held reading came from, from the same device and for
     /// the same decoder, decodes to the same fields (decoders are pure): within the window it is a
     /// repeat, counted without decoding it again.
-    private func countedAsRepeat(_ payload: Payload, decoder: Int, address: BluetoothAddress?, at timestamp: Int64)
-        -> Bool
-    {
+    private func countedAsRepeat(
+        _ payload: borrowing Payload, decoder: Int, address: BluetoothAddress?, at timestamp: Int64
+    ) -> Bool {
         guard !options.allRepeats, deduplicates[decoder],
             let place = pendingDuplicates.slot(of: Self.dedupKey(address, decoder))
         else { return false }
