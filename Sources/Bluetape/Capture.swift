@@ -167,7 +167,7 @@ public final class Capture {
         }
         guard concurrently else {
             var going = true
-            return EventStream.read(reader, options: tracker, stop: { !going }, firstRecord: first) { event in
+            return EventStream.lend(reader, options: tracker, stop: { !going }, firstRecord: first) { event in
                 guard going, !filtering || filter.accepts(event) else { return }
                 going = body(event)
             }
@@ -266,7 +266,7 @@ public final class Capture {
         func pass(_ reading: consuming Reading, _ span: FieldPacker.Span) {
             if going.value, decoding.keeps(reading) { going.value = body(reading, span) }
         }
-        let statistics = EventStream.read(
+        let statistics = EventStream.lend(
             reader, options: decoding.tracker, stop: { !going.value }, firstRecord: { filter.value.timeBase = $0 }
         ) { event in
             if going.value, !filtering || filter.value.accepts(event) { pipeline.consume(event, packed: pass) }

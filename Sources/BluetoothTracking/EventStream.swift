@@ -19,6 +19,36 @@ public enum EventStream {
             taking: { body($0.move()) })
     }
 
+    /// The events of `read`, each lent to `body` where it was made: in one slot, used again for the next
+    /// event, which frees what the last one held only when it may hold something
+    /// (`Event.deinitialize`). Handed over by value, every event was destroyed through the
+    /// general path, a hundred instructions or more even for an advert that holds nothing.
+    @discardableResult
+    public static func lend(
+        _ reader: some RecordSource, options: Tracker.Options = Tracker.Options(), stop: () -> Bool = { false },
+        firstRecord: (Int64) -> Void = { _ in }, to body: (borrowing Event) -> Void
+    ) -> Tracker.Statistics {
+        let slot = UnsafeMutablePointer<Event>.allocate(capacity: 1)
+        var holding = false
+        defer {
+            if holding { Event.deinitialize(slot) }
+            slot.deallocate()
+        }
+        return read(
+            reader, options: options, stop: stop, firstRecord: firstRecord,
+            makingIn: {
+                if holding { Event.deinitialize(slot) }
+                holding = true
+                return slot
+            },
+            taking: { made in
+                // Moved out to be lent and back after: lent where it lies, it was copied.
+                let lent = made.move()
+                body(lent)
+                made.initialize(to: consume lent)
+            })
+    }
+
     /// `read`, with each event made where the consumer wants it: in the memory `slot` returns
     /// (asked once per event, just before it is made), then given to `take`, whose it is from
     /// then on. For a stage that hands events on in a batch: made in the batch, an event is not
