@@ -19,8 +19,8 @@ public enum EventStream {
             taking: { body($0.move()) })
     }
 
-    /// The events of `read`, each lent to `body` where it was made: in one slot, used again for the next
-    /// event, which frees what the last one held only when it may hold something
+    /// The events of `read`, each lent to `body` where it was made: in one slot, used again for
+    /// the next event, which frees what the last one held only when it may hold something
     /// (`Event.deinitialize`). Handed over by value, every event was destroyed through the
     /// general path, a hundred instructions or more even for an advert that holds nothing.
     @discardableResult

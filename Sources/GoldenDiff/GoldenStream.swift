@@ -60,7 +60,9 @@ struct GoldenStream {
                 return
             }
             let n = min(piece.count - offset, filled - compared)
-            let same = window.withUnsafeBytes { memcmp($0.baseAddress! + compared, piece.baseAddress! + offset, n) == 0 }
+            let same = window.withUnsafeBytes { held in
+                memcmp(held.baseAddress! + compared, piece.baseAddress! + offset, n) == 0
+            }
             guard same else {
                 diverge(UnsafeRawBufferPointer(rebasing: piece[offset...]))
                 return
@@ -91,7 +93,9 @@ struct GoldenStream {
     private mutating func readMore() -> Bool {
         if let lastNewline = window[lineStart..<filled].lastIndex(of: 0x0A) { tallyLines(to: lastNewline + 1) }
         let carried = filled - lineStart
-        window.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + lineStart, byteCount: carried) }
+        window.withUnsafeMutableBytes { held in
+            held.baseAddress!.copyMemory(from: held.baseAddress! + lineStart, byteCount: carried)
+        }
         (filled, compared, lineStart) = (carried, carried, 0)
         // A line longer than the window: room for more of it.
         if filled == window.count { window.append(contentsOf: repeatElement(0, count: window.count)) }

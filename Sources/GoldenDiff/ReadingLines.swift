@@ -77,7 +77,9 @@ public struct ReadingLines: Sendable {
             guard let base = buffer.baseAddress else { return }
             // A byte order mark, as some editors save UTF-8 with, is not part of the first line.
             var start = range.lowerBound
-            if firstLine == 1, start == 0 { start = Self.byteOrderMarkLength(UnsafeBufferPointer(rebasing: buffer[range])) }
+            if firstLine == 1, start == 0 {
+                start = Self.byteOrderMarkLength(UnsafeBufferPointer(rebasing: buffer[range]))
+            }
             let limit = range.upperBound
             while start < limit {
                 let newline = memchr(base + start, 0x0A, limit - start)

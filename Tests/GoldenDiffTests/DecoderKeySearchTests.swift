@@ -33,8 +33,9 @@ struct DecoderKeySearchTests {
         }
         #expect(checked == 1280)
         // A line of the tool's own: the key after the address.
-        let line = Array(
-            #"{"frame":12,"ts":1710495001.151075,"addr":"C2:6B:30:F9:0E:C7","decoder":"envsensor","source":"adv"}"#.utf8)
+        let text =
+            #"{"frame":12,"ts":1710495001.151075,"addr":"C2:6B:30:F9:0E:C7","decoder":"envsensor","source":"adv"}"#
+        let line = Array(text.utf8)
         #expect(Self.search(line) == 62)
         #expect(Self.plainSearch(line) == 62)
     }

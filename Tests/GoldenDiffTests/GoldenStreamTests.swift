@@ -21,7 +21,9 @@ struct GoldenStreamTests {
         lines.insert("", at: 5)
         lines.insert(Sample.env12 + "\r", at: 11)
         lines.insert(#"{"frame":592,"ts":1710495004.017858,"addr":"00:1A"#, at: 17)
-        lines.insert(#"{"frame":800,"ts":1710495006.0,"addr":null,"decoder":null,"source":"adv","company":76,"data":"0215"}"#, at: 23)
+        lines.insert(
+            #"{"frame":800,"ts":1710495006.0,"addr":null,"decoder":null,"source":"adv","company":76,"data":"0215"}"#,
+            at: 23)
         return Sample.lines(lines)
     }()
 
@@ -50,7 +52,8 @@ struct GoldenStreamTests {
             let lines = ReadingLines(bytes)
             let whole = ReadingsDiff.compare(expected: lines, actual: lines, canonical: true)
             for piece in [1, 13, 4096] {
-                guard case .same(let report) = try outcome(golden: bytes, actual: bytes, window: window, piece: piece) else {
+                let result = try outcome(golden: bytes, actual: bytes, window: window, piece: piece)
+                guard case .same(let report) = result else {
                     Issue.record("window \(window), pieces of \(piece): not the same")
                     continue
                 }

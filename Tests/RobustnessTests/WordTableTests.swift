@@ -39,9 +39,13 @@ struct WordTableTests {
                     model[key] = step
                 }
                 #expect(table.count == model.count)
-                for probe in keys where (table.slot(of: probe).map { table[slot: $0].value }) != model[probe] {
-                    Issue.record("step \(step): key \(probe) holds \(String(describing: table.slot(of: probe).map { table[slot: $0].value })), not \(String(describing: model[probe]))")
-                    return
+                for probe in keys {
+                    let held = table.slot(of: probe).map { table[slot: $0].value }
+                    guard held == model[probe] else {
+                        let wanted = String(describing: model[probe])
+                        Issue.record("step \(step): key \(probe) holds \(String(describing: held)), not \(wanted)")
+                        return
+                    }
                 }
             }
             var seen: [UInt64: Int] = [:]
