@@ -419,7 +419,8 @@ public final class ReadingsPipeline {
     /// 48 bits (bit 63 without one), the decoder's place above them, bit 62 always set.
     private static func dedupKey(_ address: BluetoothAddress?, _ decoder: Int) -> UInt64 {
         precondition(decoder < 1 << 14, "more decoders than a dedup key holds")
-        return (address?.value ?? 1 << 63) | UInt64(truncatingIfNeeded: decoder) << 48 | 1 << 62
+        let device = address.map { $0.value & 0xFFFF_FFFF_FFFF } ?? 1 << 63
+        return device | UInt64(truncatingIfNeeded: decoder) << 48 | 1 << 62
     }
 
     private struct HeldReading {
