@@ -8,6 +8,10 @@ public struct DecoderSet: Sendable {
     /// gives where a key's lie): a list per key, handed out for every payload, was retained and
     /// released each time.
     public private(set) var candidates: [Candidate] = []
+    /// `candidates` taken apart, as the pipeline reads them for every payload: a candidate read
+    /// out of its list was copied whole (its decoder retained and released), even for its place.
+    public private(set) var candidateSlots: [Int] = []
+    public private(set) var candidateDecoders: [any PayloadDecoder] = []
     /// Per match key, where its decoders lie in `candidates`, kept by kind of key. Lists, not
     /// dictionaries: a set holds a few dozen keys, and comparing a number or a UUID with each of
     /// the few of its kind is cheaper than hashing one (this runs for every payload).
@@ -40,6 +44,8 @@ public struct DecoderSet: Sendable {
         companies = Self.place(companyLists, in: &candidates)
         serviceData = Self.place(serviceDataLists, in: &candidates)
         characteristics = Self.place(characteristicLists, in: &candidates)
+        candidateSlots = candidates.map(\.slot)
+        candidateDecoders = candidates.map(\.decoder)
     }
 
     /// Appends each key's decoders to `candidates`, answering where each key's lie.

@@ -27,10 +27,6 @@ public final class ReadingsPipeline {
     /// Each decoder's id, by its place in the decoder set: asked of the decoder through its
     /// protocol for every reading, it was a call and a retain.
     private let ids: [String]
-    /// The decoder set's candidates, taken apart: a candidate read out of its list was copied
-    /// whole (its decoder retained and released) for every payload, even for its place alone.
-    private let candidateSlots: [Int]
-    private let candidateDecoders: [any PayloadDecoder]
     /// Each decoder's dedup key, by its place in the decoder set (nil: every payload is a reading).
     private let dedupKeys: [[String]?]
     /// Whether each decoder has one: asked for every payload, where taking the optional out of
@@ -85,8 +81,6 @@ public final class ReadingsPipeline {
         packs = packer != nil
         output = ReadingOutbox(packer: packer)
         ids = decoders.decoders.map(\.id)
-        candidateSlots = decoders.candidates.map(\.slot)
-        candidateDecoders = decoders.candidates.map(\.decoder)
         dedupKeys = decoders.decoders.map(\.dedupKey)
         deduplicates = dedupKeys.map { $0 != nil }
         followUpOf = decoders.decoders.map { $0.makeFollowUp() }
@@ -311,7 +305,7 @@ public final class ReadingsPipeline {
         var decoded = false
         if !candidates.isEmpty {
             for index in candidates {
-                let slot = candidateSlots[index]
+                let slot = decoders.candidateSlots[index]
                 if countedAsRepeat(payload, decoder: slot, address: address, at: event.timestamp) {
                     decoded = true
                     continue
@@ -324,7 +318,7 @@ public final class ReadingsPipeline {
                     let outcome: Reading.Outcome
                     let span: FieldPacker.Span
                     // Used where it lies: bound to a name, the decoder was retained and released.
-                    let packed = candidateDecoders.withUnsafeBufferPointer {
+                    let packed = decoders.candidateDecoders.withUnsafeBufferPointer {
                         $0[index].decode(payload, packingInto: packing)
                     }
                     switch packed {
@@ -352,7 +346,7 @@ public final class ReadingsPipeline {
                         span: span, decoder: slot, payload: payload, keepingPayload: !followedUp)
                     continue
                 }
-                var outcomes = candidateDecoders[index].decode(payload)
+                var outcomes = decoders.candidateDecoders[index].decode(payload)
                 if outcomes.isEmpty { continue }
                 decoded = true
                 decodeEach(&outcomes, slot, payload, followedUp: followedUp, address, source, match, event)

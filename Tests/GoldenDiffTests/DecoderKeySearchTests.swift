@@ -19,7 +19,6 @@ struct DecoderKeySearchTests {
 
     @Test func `the key is found wherever it lies, as the plain search finds it`() {
         let fillers = ["", "x", "\"", "\"\"", "\\\"decoder\\\":", "\"decode\":", "\"decoder\"", "\"Decoder\":1,"]
-        var checked = 0
         for lead in 0..<20 {
             for filler in fillers {
                 for tail in ["", "n", "null}", "\"envsensor\",\"source\":\"adv\"}"] {
@@ -27,11 +26,9 @@ struct DecoderKeySearchTests {
                     #expect(Self.search(line) == Self.plainSearch(line), "\(String(decoding: line, as: UTF8.self))")
                     let without = Array((String(repeating: "a", count: lead) + filler + tail).utf8)
                     #expect(Self.search(without) == Self.plainSearch(without))
-                    checked += 2
                 }
             }
         }
-        #expect(checked == 1280)
         // A line of the tool's own: the key after the address.
         let text =
             #"{"frame":12,"ts":1710495001.151075,"addr":"C2:6B:30:F9:0E:C7","decoder":"envsensor","source":"adv"}"#
